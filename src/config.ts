@@ -1,0 +1,173 @@
+// Environment → checked Config, in two steps: read the raw strings, then turn them into typed values.
+// A bad value throws ConfigError naming the variable, so start-up stops with one clear line.
+import { isIP } from 'node:net';
+import path from 'node:path';
+
+export const PLANS = ['free', 'basic', 'pro', 'enterprise'] as const;
+export type Plan = (typeof PLANS)[number];
+
+export interface Deprecation {
+  method: string;
+  /** Route pattern as registered, e.g. `/v1/content/:id`. */
+  path: string;
+  /** When the route was (or will be) deprecated. */
+  deprecatedAt: Date;
+  sunset?: Date;
+  link?: string;
+}
+
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  /** `sqlite` uses `<dataDir>/cms.sqlite`; `postgres` uses databaseUrl. */
+  store: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+  redisUrl?: string;
+  tls: { mode: 'on'; certFile?: string; keyFile?: string } | { mode: 'off'; trustProxy: string[] };
+  bootstrap: { plan: Plan; email: string };
+  webhookAllowPrivate: boolean;
+  webhookRetrySchedule?: number[];
+  metricsToken?: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  deprecations: Deprecation[];
+  /** Seconds in-flight requests get to finish after SIGTERM. */
+  shutdownGraceSeconds: number;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
+    super(`${variable}: ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function readEnv(env: Env): Env {
+  const raw: Env = {};
+  for (const [name, value] of Object.entries(env)) {
+    // An empty variable means "not set", as most shells and compose files intend.
+    if (value !== undefined && value.trim() !== '') raw[name] = value.trim();
+  }
+  return raw;
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const value = env[name];
+  if (value === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new ConfigError(name, `must be one of ${allowed.join(', ')} (got "${value}")`);
+  }
+  return value as T;
+}
+
+function integer(env: Env, name: string, min: number, max: number, fallback: number): number {
+  const value = env[name];
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new ConfigError(name, `must be an integer from ${min} to ${max} (got "${value}")`);
+  }
+  return Number(value);
+}
+
+function bool(env: Env, name: string): boolean {
+  return oneOf(env, name, ['true', 'false'], 'false') === 'true';
+}
+
+function cidr(entry: string): boolean {
+  const [address, bits, extra] = entry.split('/');
+  if (extra !== undefined || address === undefined) return false;
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (bits === undefined) return true;
+  return /^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+function deprecations(env: Env): Deprecation[] {
+  const value = env.DEPRECATIONS;
+  if (value === undefined) return [];
+  const bad = (why: string) => new ConfigError('DEPRECATIONS', why);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw bad('must be a JSON array');
+  }
+  if (!Array.isArray(parsed)) throw bad('must be a JSON array');
+  return parsed.map((entry: Record<string, unknown>, i) => {
+    const date = (field: string, required: boolean): Date | undefined => {
+      const v = entry?.[field];
+      if (v === undefined && !required) return undefined;
+      const d = typeof v === 'string' ? new Date(v) : new Date(NaN);
+      if (Number.isNaN(d.getTime())) throw bad(`entry ${i}: "${field}" must be an ISO 8601 date`);
+      return d;
+    };
+    if (typeof entry?.method !== 'string' || typeof entry.path !== 'string') {
+      throw bad(`entry ${i}: "method" and "path" are required strings`);
+    }
+    if (entry.link !== undefined && typeof entry.link !== 'string') throw bad(`entry ${i}: "link" must be a string`);
+    return {
+      method: entry.method.toUpperCase(),
+      path: entry.path,
+      deprecatedAt: date('deprecated_at', true)!,
+      sunset: date('sunset', false),
+      link: entry.link as string | undefined,
+    };
+  });
+}
+
+/** Turns the process environment into a checked Config, or throws ConfigError. */
+export function loadConfig(environment: Env = process.env): Config {
+  const env = readEnv(environment);
+  const dataDir = path.resolve(env.DATA_DIR ?? './data');
+
+  const databaseUrl = env.DATABASE_URL;
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL', 'must be a postgres:// or postgresql:// URL');
+  }
+  if (env.REDIS_URL !== undefined && !/^rediss?:\/\//.test(env.REDIS_URL)) {
+    throw new ConfigError('REDIS_URL', 'must be a redis:// or rediss:// URL');
+  }
+
+  const tlsMode = oneOf(env, 'TLS', ['on', 'off'], 'on');
+  if ((env.TLS_CERT_FILE === undefined) !== (env.TLS_KEY_FILE === undefined)) {
+    throw new ConfigError(env.TLS_CERT_FILE === undefined ? 'TLS_CERT_FILE' : 'TLS_KEY_FILE', 'TLS_CERT_FILE and TLS_KEY_FILE must be set together');
+  }
+  const trustProxy = (env.TRUST_PROXY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const badCidr = trustProxy.find((entry) => !cidr(entry));
+  if (badCidr !== undefined) throw new ConfigError('TRUST_PROXY', `"${badCidr}" is not an IP address or CIDR range`);
+  if (tlsMode === 'off' && trustProxy.length === 0) {
+    throw new ConfigError('TRUST_PROXY', 'must list the proxy addresses (CIDR) when TLS=off');
+  }
+
+  const email = env.BOOTSTRAP_EMAIL ?? 'owner@example.com';
+  if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new ConfigError('BOOTSTRAP_EMAIL', `"${email}" is not an e-mail address`);
+
+  let retry: number[] | undefined;
+  if (env.WEBHOOK_RETRY_SCHEDULE !== undefined) {
+    const parts = env.WEBHOOK_RETRY_SCHEDULE.split(',').map((s) => s.trim());
+    if (parts.some((p) => !/^\d+$/.test(p) || Number(p) < 1)) {
+      throw new ConfigError('WEBHOOK_RETRY_SCHEDULE', 'must be a comma-separated list of whole seconds ≥ 1');
+    }
+    retry = parts.map(Number);
+  }
+
+  return {
+    host: env.HOST ?? '127.0.0.1',
+    port: integer(env, 'PORT', 0, 65535, 8443),
+    dataDir,
+    store: databaseUrl ? { kind: 'postgres', url: databaseUrl } : { kind: 'sqlite', file: path.join(dataDir, 'cms.sqlite') },
+    redisUrl: env.REDIS_URL,
+    tls: tlsMode === 'on' ? { mode: 'on', certFile: env.TLS_CERT_FILE, keyFile: env.TLS_KEY_FILE } : { mode: 'off', trustProxy },
+    bootstrap: { plan: oneOf(env, 'BOOTSTRAP_PLAN', PLANS, 'pro'), email: email.toLowerCase() },
+    webhookAllowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE'),
+    webhookRetrySchedule: retry,
+    metricsToken: env.METRICS_TOKEN,
+    logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+    deprecations: deprecations(env),
+    shutdownGraceSeconds: integer(env, 'SHUTDOWN_GRACE_SECONDS', 0, 600, 10),
+  };
+}

@@ -1,0 +1,157 @@
+// Accounts as the operator sees them: the first-start bootstrap and the administration CLI's
+// operations (create an account with its owner and first key, change a plan, issue a key).
+import type { Store } from '../storage/db.js';
+import type { AccountRepository } from '../storage/account-repository.js';
+import { UniqueViolation } from '../storage/errors.js';
+import { PLANS, type Plan } from '../config.js';
+import { displayPrefix, generateApiKey, hashApiKey } from './api-key-secret.js';
+import { DomainError, invalid, notFound, type FieldError } from './errors.js';
+import { newId, type Clock } from './ids.js';
+import { ROLES, SCOPES, roleMayHold, scopesForRole, type Role, type Scope } from './permissions.js';
+
+export interface NewAccount {
+  email: string;
+  name?: string;
+  plan?: Plan;
+  rateLimit?: number;
+  quota?: number;
+}
+
+export interface CreatedAccount {
+  account_id: string;
+  user_id: string;
+  api_key: string;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$|^[^\s@]+@localhost$/;
+
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export class AccountService {
+  constructor(
+    private readonly store: Store,
+    private readonly repo: AccountRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * On an empty store, creates the first account, its owner and one key, exactly once even when
+   * several instances start together (the settings row's primary key decides). Returns undefined
+   * when the store was already bootstrapped.
+   */
+  async bootstrap(plan: Plan, email: string): Promise<CreatedAccount | undefined> {
+    if (await this.store.run((db) => this.repo.getSetting(db, 'bootstrapped'))) return undefined;
+    try {
+      return await this.store.transaction(async (tx) => {
+        await this.repo.markSetting(tx, 'bootstrapped', this.clock().toISOString());
+        return this.insertAccount(tx, { email, plan, name: 'Owner' });
+      });
+    } catch (error) {
+      if (error instanceof UniqueViolation) return undefined;
+      throw error;
+    }
+  }
+
+  async createAccount(input: NewAccount): Promise<CreatedAccount> {
+    const errors: FieldError[] = [];
+    const email = normaliseEmail(input.email);
+    if (!EMAIL.test(email)) errors.push({ field: 'email', code: 'invalid_format', message: 'Must be an e-mail address.' });
+    if (input.plan !== undefined && !PLANS.includes(input.plan)) {
+      errors.push({ field: 'plan', code: 'invalid_value', message: `Must be one of ${PLANS.join(', ')}.` });
+    }
+    if (errors.length) throw invalid(errors);
+    try {
+      return await this.store.transaction((tx) => this.insertAccount(tx, { ...input, email }));
+    } catch (error) {
+      if (error instanceof UniqueViolation) throw new DomainError('conflict', `The e-mail address ${email} is already in use.`);
+      throw error;
+    }
+  }
+
+  async setPlan(accountId: string, plan: Plan, rateLimit?: number, quota?: number): Promise<void> {
+    if (!PLANS.includes(plan)) throw invalid([{ field: 'plan', code: 'invalid_value', message: `Must be one of ${PLANS.join(', ')}.` }]);
+    const changed = await this.store.transaction((tx) =>
+      this.repo.updateAccount(tx, accountId, {
+        plan,
+        rate_limit: rateLimit ?? null,
+        quota: quota ?? null,
+        updated_at: this.clock().toISOString(),
+      }),
+    );
+    if (!changed) throw notFound('Account');
+  }
+
+  /** Issues a key for a user found by id or e-mail (operator action, any account). */
+  async createKeyForUser(user: string, name: string, scopes?: string[]): Promise<{ id: string; api_key: string }> {
+    const row = await this.store.run((db) =>
+      user.startsWith('user_') ? this.repo.findUserByIdAnyAccount(db, user) : this.repo.findUserByEmailAnyAccount(db, normaliseEmail(user)),
+    );
+    if (!row) throw notFound('User');
+    const granted = checkScopes(row.role as Role, scopes);
+    return this.store.transaction((tx) => this.insertKey(tx, row.account_id, row.id, name, granted));
+  }
+
+  private async insertAccount(tx: Parameters<Parameters<Store['transaction']>[0]>[0], input: NewAccount): Promise<CreatedAccount> {
+    const now = this.clock().toISOString();
+    const accountId = newId('acct');
+    const userId = newId('user');
+    await this.repo.insertAccount(tx, {
+      id: accountId,
+      name: input.name ?? input.email,
+      plan: input.plan ?? 'pro',
+      rate_limit: input.rateLimit ?? null,
+      quota: input.quota ?? null,
+      created_at: now,
+      updated_at: now,
+    });
+    await this.repo.insertUser(tx, {
+      id: userId,
+      account_id: accountId,
+      email: input.email,
+      name: input.name ?? 'Owner',
+      role: 'owner',
+      password_hash: null,
+      created_at: now,
+      updated_at: now,
+    });
+    const { api_key } = await this.insertKey(tx, accountId, userId, 'Default key', scopesForRole('owner'));
+    return { account_id: accountId, user_id: userId, api_key };
+  }
+
+  private async insertKey(tx: Parameters<Parameters<Store['transaction']>[0]>[0], accountId: string, userId: string, name: string, scopes: Scope[]) {
+    const apiKey = generateApiKey();
+    const id = newId('key');
+    await this.repo.insertKey(tx, {
+      id,
+      account_id: accountId,
+      user_id: userId,
+      name,
+      prefix: displayPrefix(apiKey),
+      key_hash: hashApiKey(apiKey),
+      scopes: JSON.stringify(scopes),
+      created_at: this.clock().toISOString(),
+      last_used_at: null,
+      expires_at: null,
+      revoked_at: null,
+    });
+    return { id, api_key: apiKey };
+  }
+}
+
+/** Validates requested scopes against the role; omitted means every scope the role may hold. */
+export function checkScopes(role: Role, requested: string[] | undefined): Scope[] {
+  if (!ROLES.includes(role)) throw new Error(`unknown role ${role}`);
+  if (requested === undefined) return scopesForRole(role);
+  const errors: FieldError[] = [];
+  requested.forEach((scope, i) => {
+    if (!(SCOPES as readonly string[]).includes(scope)) {
+      errors.push({ field: `scopes[${i}]`, code: 'invalid_value', message: `Unknown scope "${scope}".` });
+    } else if (!roleMayHold(role, scope as Scope)) {
+      errors.push({ field: `scopes[${i}]`, code: 'invalid_value', message: `The ${role} role may not hold "${scope}".` });
+    }
+  });
+  if (errors.length) throw invalid(errors);
+  return [...new Set(requested)] as Scope[];
+}

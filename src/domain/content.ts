@@ -1,0 +1,112 @@
+// Content items: listing, reading and every change, with the role rules and version preconditions.
+import type { Store } from '../storage/db.js';
+import type { ContentRepository, ContentRow, WriteGuard } from '../storage/content-repository.js';
+import { DomainError, forbidden, notFound } from './errors.js';
+import { newId, type Clock } from './ids.js';
+import { requireScope, type Principal } from './permissions.js';
+import { MAX_LIMIT, type PageResult } from './schemas/common.js';
+import type { ContentCreate, ContentItem, ContentListItem, ContentListQuery, ContentUpdate } from './schemas/content.js';
+
+/** Versions an `If-Match` header allows; undefined means no precondition. */
+export type Precondition = number[] | undefined;
+
+export class ContentService {
+  constructor(
+    private readonly store: Store,
+    private readonly repo: ContentRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async list(principal: Principal, query: ContentListQuery): Promise<PageResult<ContentListItem>> {
+    requireScope(principal, 'content:read');
+    const limit = Math.min(query.limit ?? 10, MAX_LIMIT);
+    const offset = query.offset ?? 0;
+    const { rows, total } = await this.store.run((db) =>
+      this.repo.list(db, principal.accountId, { type: query.type, status: query.status }, limit, offset),
+    );
+    return {
+      data: rows as ContentListItem[],
+      pagination: { total, limit, offset, has_more: offset + rows.length < total },
+    };
+  }
+
+  async get(principal: Principal, id: string): Promise<ContentItem> {
+    requireScope(principal, 'content:read');
+    const row = await this.store.run((db) => this.repo.get(db, principal.accountId, id));
+    if (!row) throw notFound('Content item');
+    return row as ContentItem;
+  }
+
+  async create(principal: Principal, input: ContentCreate): Promise<ContentItem> {
+    requireScope(principal, 'content:write');
+    const now = this.clock().toISOString();
+    const status = input.status ?? 'draft';
+    const row: ContentRow = {
+      id: newId('content'),
+      title: input.title,
+      type: input.type,
+      content: input.content,
+      status,
+      author: principal.userId,
+      created_at: now,
+      updated_at: now,
+      published_at: status === 'published' ? now : null,
+      version: 1,
+    };
+    await this.store.transaction((tx) => this.repo.insert(tx, principal.accountId, row));
+    return row as ContentItem;
+  }
+
+  async update(principal: Principal, id: string, input: ContentUpdate, precondition: Precondition): Promise<ContentItem> {
+    requireScope(principal, 'content:write');
+    const now = this.clock().toISOString();
+    const guard = this.guardFor(principal, precondition);
+    return this.store.transaction(async (tx) => {
+      const publishedAt = input.status === 'published' ? now : undefined;
+      const row = await this.repo.update(tx, principal.accountId, id, input, now, guard, publishedAt);
+      if (row) return row as ContentItem;
+      throw this.explainMiss(await this.repo.get(tx, principal.accountId, id), principal, guard);
+    });
+  }
+
+  /** Archives an item; archiving an archived item changes nothing and still succeeds. */
+  async archive(principal: Principal, id: string, precondition: Precondition): Promise<ContentItem> {
+    requireScope(principal, 'content:write');
+    const now = this.clock().toISOString();
+    const guard = this.guardFor(principal, precondition);
+    return this.store.transaction(async (tx) => {
+      const row = await this.repo.archive(tx, principal.accountId, id, now, guard);
+      if (row) return row as ContentItem;
+      const current = await this.repo.get(tx, principal.accountId, id);
+      if (current?.status === 'archived' && this.passes(current, principal, guard)) return current as ContentItem;
+      throw this.explainMiss(current, principal, guard);
+    });
+  }
+
+  async remove(principal: Principal, id: string, precondition: Precondition): Promise<void> {
+    requireScope(principal, 'content:write');
+    const guard = this.guardFor(principal, precondition);
+    await this.store.transaction(async (tx) => {
+      const deleted = await this.repo.delete(tx, principal.accountId, id, guard);
+      if (!deleted) throw this.explainMiss(await this.repo.get(tx, principal.accountId, id), principal, guard);
+    });
+  }
+
+  /** Authors may change only their own items; everyone else with content:write may change any. */
+  private guardFor(principal: Principal, precondition: Precondition): WriteGuard {
+    return { versions: precondition, author: principal.role === 'author' ? principal.userId : undefined };
+  }
+
+  private passes(row: ContentRow, principal: Principal, guard: WriteGuard): boolean {
+    return (guard.author === undefined || row.author === guard.author) && (guard.versions === undefined || guard.versions.includes(row.version));
+  }
+
+  /** Why a guarded write matched no row, checked in the contract's order: 404, then 403, then 412. */
+  private explainMiss(current: ContentRow | undefined, principal: Principal, guard: WriteGuard): DomainError {
+    if (!current) return notFound('Content item');
+    if (guard.author !== undefined && current.author !== guard.author) {
+      return forbidden(`Your role (${principal.role}) may change only content you authored.`);
+    }
+    return new DomainError('precondition_failed', `If-Match does not match the item's current ETag "${current.version}".`);
+  }
+}

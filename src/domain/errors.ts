@@ -1,0 +1,49 @@
+// Errors are domain values with stable codes; src/http/errors.ts maps them to HTTP in one place.
+
+export type ErrorCode =
+  | 'invalid_parameter'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'plan_required'
+  | 'not_found'
+  | 'conflict'
+  | 'precondition_failed'
+  | 'validation_failed'
+  | 'rate_limited'
+  | 'quota_exceeded'
+  | 'unavailable';
+
+/** The closed list of per-field codes of CONTRACT.md §3. */
+export type FieldCode =
+  | 'required'
+  | 'invalid_type'
+  | 'invalid_value'
+  | 'too_short'
+  | 'too_long'
+  | 'invalid_format'
+  | 'read_only'
+  | 'unknown_field'
+  | 'empty_update';
+
+export interface FieldError {
+  /** Field name, `scopes[1]` for a list element, `""` for the body as a whole. */
+  field: string;
+  code: FieldCode;
+  message: string;
+}
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly errors?: FieldError[],
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export const notFound = (what: string) => new DomainError('not_found', `${what} not found.`);
+export const forbidden = (message: string) => new DomainError('forbidden', message);
+export const invalid = (errors: FieldError[]) =>
+  new DomainError('validation_failed', 'The request body failed validation; see errors for each field.', errors);

@@ -1,0 +1,44 @@
+// Roles and scopes (CONTRACT.md §4): what each role may do, which scopes it may hold, and the one
+// check every operation goes through.
+import { DomainError } from './errors.js';
+
+export const ROLES = ['owner', 'admin', 'editor', 'author', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const SCOPES = ['content:read', 'content:write', 'users:read', 'users:write', 'keys:write', 'webhooks:write', 'events:read'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+const EVERYONE: Scope[] = ['content:read', 'users:read', 'events:read', 'keys:write'];
+const ROLE_SCOPES: Record<Role, Scope[]> = {
+  viewer: EVERYONE,
+  author: [...EVERYONE, 'content:write'],
+  editor: [...EVERYONE, 'content:write'],
+  admin: [...EVERYONE, 'content:write', 'users:write', 'webhooks:write'],
+  owner: [...EVERYONE, 'content:write', 'users:write', 'webhooks:write'],
+};
+
+/** Every scope a role may hold; a key created without scopes gets all of them. */
+export function scopesForRole(role: Role): Scope[] {
+  return SCOPES.filter((s) => ROLE_SCOPES[role].includes(s));
+}
+
+export function roleMayHold(role: Role, scope: Scope): boolean {
+  return ROLE_SCOPES[role].includes(scope);
+}
+
+/** Who is calling: resolved from an API key, passed first to every domain function. */
+export interface Principal {
+  accountId: string;
+  userId: string;
+  keyId: string;
+  role: Role;
+  scopes: readonly Scope[];
+  plan: string;
+}
+
+/** A request needs both the role and the scope (§4); otherwise 403 forbidden. */
+export function requireScope(principal: Principal, scope: Scope): void {
+  if (!roleMayHold(principal.role, scope) || !principal.scopes.includes(scope)) {
+    throw new DomainError('forbidden', `This operation needs the "${scope}" scope, which this API key does not have.`);
+  }
+}

@@ -1,0 +1,78 @@
+// Content item schemas: one source for request validation, TypeScript types and the OpenAPI document.
+import Type, { type Static } from 'typebox';
+import { PagingQuery, StringEnum, Text, Timestamp } from './common.js';
+
+export const CONTENT_TYPES = ['blog', 'manual', 'whitepaper', 'strategy'] as const;
+export const CONTENT_STATUSES = ['draft', 'published', 'archived'] as const;
+export const WRITABLE_STATUSES = ['draft', 'published'] as const;
+/** 1 MiB of UTF-8: the largest content body accepted. */
+export const MAX_CONTENT_BYTES = 1024 * 1024;
+
+const ContentId = Type.String({ description: 'content_ followed by a lower-case ULID.', examples: ['content_01jd2x3m4n5p6q7r8s9t0v1w2x'] });
+
+export const ContentListItem = Type.Object(
+  {
+    id: ContentId,
+    title: Type.String(),
+    type: StringEnum(CONTENT_TYPES),
+    status: StringEnum(CONTENT_STATUSES),
+    author: Type.String({ description: 'Id of the user who created the item.' }),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { additionalProperties: false },
+);
+
+export const ContentItem = Type.Object(
+  {
+    ...ContentListItem.properties,
+    content: Type.String({ description: 'Body, Markdown supported.' }),
+    published_at: Type.Union([Timestamp, Type.Null()], { description: 'When the item was first published; null until then.' }),
+    version: Type.Integer({ minimum: 1, description: '1 on create, +1 on every change; also sent as the ETag.' }),
+  },
+  { additionalProperties: false },
+);
+
+const fields = {
+  title: Text({ maxLength: 200, description: '1 to 200 characters, not all white space.' }),
+  type: StringEnum(CONTENT_TYPES),
+  content: Text({ 'x-max-utf8-bytes': MAX_CONTENT_BYTES, description: 'Markdown; at most 1 MiB of UTF-8.' }),
+  status: StringEnum(WRITABLE_STATUSES, {
+    description: 'draft or published. To archive an item use POST /v1/content/{id}/archive.',
+    'x-hint': 'To archive an item, use POST /v1/content/{id}/archive.',
+  }),
+};
+const READ_ONLY = ['id', 'author', 'created_at', 'updated_at', 'published_at', 'version'];
+
+export const ContentCreate = Type.Object(
+  { title: fields.title, type: fields.type, content: fields.content, status: Type.Optional(fields.status) },
+  { additionalProperties: false, 'x-read-only': READ_ONLY },
+);
+
+export const ContentUpdate = Type.Object(
+  {
+    title: Type.Optional(fields.title),
+    type: Type.Optional(fields.type),
+    content: Type.Optional(fields.content),
+    status: Type.Optional(fields.status),
+  },
+  { additionalProperties: false, minProperties: 1, 'x-read-only': READ_ONLY },
+);
+
+export const ContentListQuery = Type.Object(
+  {
+    type: Type.Optional(StringEnum(CONTENT_TYPES, { description: 'Only items of this type.' })),
+    status: Type.Optional(StringEnum(CONTENT_STATUSES, { description: 'Only items in this status.' })),
+    limit: Type.Optional(PagingQuery.limit),
+    offset: Type.Optional(PagingQuery.offset),
+  },
+  { additionalProperties: false },
+);
+
+export type ContentItem = Static<typeof ContentItem>;
+export type ContentListItem = Static<typeof ContentListItem>;
+export type ContentCreate = Static<typeof ContentCreate>;
+export type ContentUpdate = Static<typeof ContentUpdate>;
+export type ContentListQuery = Static<typeof ContentListQuery>;
+export type ContentType = (typeof CONTENT_TYPES)[number];
+export type ContentStatus = (typeof CONTENT_STATUSES)[number];

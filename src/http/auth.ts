@@ -1,0 +1,32 @@
+// Bearer authentication for /v1: the Authorization header becomes request.principal, or 401.
+import type { FastifyRequest } from 'fastify';
+import type { Authenticator } from '../domain/auth.js';
+import { DomainError } from '../domain/errors.js';
+import type { Principal } from '../domain/permissions.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+/** The key from `Authorization: Bearer <key>`, or undefined when absent or not a Bearer header. */
+export function bearerToken(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const match = /^Bearer +(\S+) *$/i.exec(header);
+  return match?.[1];
+}
+
+export function authenticate(auth: Authenticator) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const token = bearerToken(request.headers.authorization);
+    const principal = token === undefined ? undefined : await auth.authenticate(token);
+    if (!principal) {
+      throw new DomainError(
+        'unauthorized',
+        token === undefined ? 'Send your API key as "Authorization: Bearer <key>".' : 'The API key is invalid, revoked or expired.',
+      );
+    }
+    request.principal = principal;
+  };
+}

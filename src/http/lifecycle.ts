@@ -1,0 +1,28 @@
+// Tracks requests in flight and whether the server is shutting down, so SIGTERM can let running
+// requests finish while new ones get 503.
+export class Lifecycle {
+  closing = false;
+  inFlight = 0;
+  private idle: (() => void)[] = [];
+
+  begin(): void {
+    this.inFlight++;
+  }
+
+  end(): void {
+    this.inFlight--;
+    if (this.inFlight === 0) for (const resolve of this.idle.splice(0)) resolve();
+  }
+
+  /** Resolves when no request is in flight, or after `ms`; true when it drained in time. */
+  drained(ms: number): Promise<boolean> {
+    if (this.inFlight === 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), ms);
+      this.idle.push(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
+}

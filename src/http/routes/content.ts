@@ -1,0 +1,79 @@
+// /v1/content: thin handlers that call the content service and shape the response.
+import Type from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { ContentService } from '../../domain/content.js';
+import { One, Page } from '../../domain/schemas/common.js';
+import { ContentCreate, ContentItem, ContentListItem, ContentListQuery, ContentUpdate } from '../../domain/schemas/content.js';
+import { errorResponses, needs } from '../schemas.js';
+import { etag, parseIfMatch } from '../preconditions.js';
+
+const IdParams = Type.Object({ id: Type.String({ description: 'The content item id.' }) });
+const IfMatchHeaders = Type.Object({ 'if-match': Type.Optional(Type.String({ description: 'An ETag from an earlier response; 412 when it no longer matches.' })) });
+const tags = ['Content'];
+
+export function contentRoutes(content: ContentService): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get('/content', {
+      schema: {
+        operationId: 'listContent', summary: 'List content items', description: 'Newest first (created_at, then id, descending). The body is not included; fetch an item for it.', tags, ...needs('content:read'),
+        querystring: ContentListQuery,
+        response: { 200: Page(ContentListItem), ...errorResponses(400, 403) },
+      },
+    }, async (request) => content.list(request.principal!, request.query));
+
+    app.post('/content', {
+      schema: {
+        operationId: 'createContent', summary: 'Create a content item', tags, ...needs('content:write'),
+        body: ContentCreate,
+        response: { 201: One(ContentItem), ...errorResponses(400, 403, 413, 415, 422) },
+      },
+    }, async (request, reply) => {
+      const item = await content.create(request.principal!, request.body);
+      return reply.code(201).header('Location', `/v1/content/${item.id}`).header('ETag', etag(item.version)).send({ data: item });
+    });
+
+    app.get('/content/:id', {
+      schema: {
+        operationId: 'getContent', summary: 'Get one content item, with its body', tags, ...needs('content:read'),
+        params: IdParams,
+        response: { 200: One(ContentItem), ...errorResponses(403, 404) },
+      },
+    }, async (request, reply) => {
+      const item = await content.get(request.principal!, request.params.id);
+      return reply.header('ETag', etag(item.version)).send({ data: item });
+    });
+
+    app.put('/content/:id', {
+      schema: {
+        operationId: 'updateContent', summary: 'Change some fields of a content item', tags, ...needs('content:write'),
+        params: IdParams, headers: IfMatchHeaders, body: ContentUpdate,
+        response: { 200: One(ContentItem), ...errorResponses(400, 403, 404, 412, 413, 415, 422) },
+      },
+    }, async (request, reply) => {
+      const item = await content.update(request.principal!, request.params.id, request.body, parseIfMatch(request.headers['if-match']));
+      return reply.header('ETag', etag(item.version)).send({ data: item });
+    });
+
+    app.post('/content/:id/archive', {
+      schema: {
+        operationId: 'archiveContent', summary: 'Archive a content item', description: 'Archiving an archived item succeeds and changes nothing.', tags, ...needs('content:write'),
+        params: IdParams, headers: IfMatchHeaders,
+        response: { 200: One(ContentItem), ...errorResponses(403, 404, 412) },
+      },
+    }, async (request, reply) => {
+      const item = await content.archive(request.principal!, request.params.id, parseIfMatch(request.headers['if-match']));
+      return reply.header('ETag', etag(item.version)).send({ data: item });
+    });
+
+    app.delete('/content/:id', {
+      schema: {
+        operationId: 'deleteContent', summary: 'Delete a content item permanently', tags, ...needs('content:write'),
+        params: IdParams, headers: IfMatchHeaders,
+        response: { 204: Type.Null({ description: 'Deleted.' }), ...errorResponses(403, 404, 412) },
+      },
+    }, async (request, reply) => {
+      await content.remove(request.principal!, request.params.id, parseIfMatch(request.headers['if-match']));
+      return reply.code(204).send(null);
+    });
+  };
+}

@@ -1,0 +1,151 @@
+// The HTTP application: Fastify with request ids, the response envelope's meta, one request log
+// line, errors in the contract's shape, 404/405, deprecation headers, and the /v1 routes.
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from '../config.js';
+import type { ContentService } from '../domain/content.js';
+import type { Authenticator } from '../domain/auth.js';
+import { DomainError } from '../domain/errors.js';
+import { newId } from '../domain/ids.js';
+import { authenticate } from './auth.js';
+import { HttpsRequired, toHttpError } from './errors.js';
+import { Lifecycle } from './lifecycle.js';
+import { registerOpenApi } from './openapi.js';
+import { RouteIndex } from './route-index.js';
+import { contentRoutes } from './routes/content.js';
+import { healthRoutes } from './routes/health.js';
+import { ErrorBody } from './schemas.js';
+import { validatorCompiler } from './validation.js';
+import { deprecationHeaders } from './deprecation.js';
+
+export interface HttpDeps {
+  config: Config;
+  content: ContentService;
+  auth: Authenticator;
+  ready: () => Promise<void>;
+  lifecycle: Lifecycle;
+  /** Where log lines go; defaults to stdout. Tests pass a stream they can read. */
+  logStream?: NodeJS.WritableStream;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The response is a document of its own (OpenAPI, docs assets): no meta is added. */
+    raw?: boolean;
+  }
+}
+
+export const BODY_LIMIT = 2 * 1024 * 1024;
+
+/** Hides the WebSocket token (and any other secret query value) in logged URLs. */
+export function redactUrl(url: string): string {
+  return url.replace(/([?&](?:token|key|api_key)=)[^&]*/gi, '$1[REDACTED]');
+}
+
+export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: string }): Promise<FastifyInstance> {
+  const { config, lifecycle } = deps;
+  const options: FastifyServerOptions = {
+    logger: {
+      level: config.logLevel,
+      redact: { paths: ['req.headers.authorization', 'headers.authorization', 'authorization'], censor: '[REDACTED]' },
+      ...(deps.logStream ? { stream: deps.logStream } : {}),
+    },
+    // One log line per request, written by our onResponse hook, labelled request_id.
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' }),
+    genReqId: () => newId('req'),
+    requestIdHeader: false,
+    bodyLimit: BODY_LIMIT,
+    keepAliveTimeout: 72_000,
+    requestTimeout: 60_000,
+    connectionTimeout: 0,
+    return503OnClosing: false,
+    trustProxy: config.tls.mode === 'off' ? config.tls.trustProxy : false,
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+  };
+  const app = Fastify(https ? ({ ...options, https } as FastifyServerOptions) : options).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler());
+  app.addSchema(ErrorBody);
+  app.decorateRequest('principal', null);
+
+  // An empty JSON body on a route without one (archive) is no body at all, not a syntax error.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (request, body, done) =>
+    body === '' ? done(null, undefined) : parseJson(request, body as string, done),
+  );
+
+  const routes = new RouteIndex();
+  app.addHook('onRoute', (route) => {
+    routes.add(route.method, route.url);
+    if (route.url.startsWith('/docs')) route.config = { ...(route.config ?? {}), raw: true };
+  });
+
+  const deprecated = deprecationHeaders(config.deprecations);
+  app.addHook('onRequest', async (request, reply) => {
+    lifecycle.begin();
+    reply.raw.once('close', () => lifecycle.end());
+    reply.header('X-Request-Id', request.id);
+    const headers = deprecated.get(`${request.method} ${request.routeOptions.url}`);
+    if (headers) reply.headers(headers);
+    if (config.tls.mode === 'off' && request.protocol !== 'https') {
+      throw new HttpsRequired();
+    }
+    if (lifecycle.closing) {
+      reply.header('Connection', 'close');
+      throw new DomainError('unavailable', 'The server is shutting down; retry shortly.');
+    }
+  });
+
+  app.addHook('preSerialization', async (request, reply, payload) => {
+    if (request.routeOptions.config?.raw || payload === null || typeof payload !== 'object' || Array.isArray(payload)) return payload;
+    return { ...payload, meta: { request_id: request.id, response_time: `${reply.elapsedTime.toFixed(2)}ms` } };
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: redactUrl(request.url),
+        status: reply.statusCode,
+        duration_ms: Number(reply.elapsedTime.toFixed(2)),
+        account_id: request.principal?.accountId,
+        client_request_id: request.headers['x-request-id'],
+        remote_address: request.ip,
+      },
+      'request',
+    );
+  });
+
+  app.setErrorHandler(async (error, request, reply) => {
+    const e = toHttpError(error);
+    if (e.status >= 500) request.log.error({ err: error }, 'request failed');
+    return reply
+      .code(e.status)
+      .headers(e.headers ?? {})
+      .send({ message: e.message, code: e.code, ...(e.errors ? { errors: e.errors } : {}) });
+  });
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const allowed = routes.methodsFor(path);
+    if (allowed.length > 0) {
+      return reply
+        .code(405)
+        .header('Allow', allowed.join(', '))
+        .send({ message: `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}.`, code: 'method_not_allowed' });
+    }
+    return reply.code(404).send({ message: `No endpoint at ${request.method} ${path}.`, code: 'not_found' });
+  });
+
+  await registerOpenApi(app);
+  await app.register(healthRoutes(deps.ready));
+  await app.register(
+    async (v1) => {
+      v1.addHook('onRequest', authenticate(deps.auth));
+      await v1.register(contentRoutes(deps.content));
+    },
+    { prefix: '/v1' },
+  );
+  return app;
+}

@@ -1,0 +1,155 @@
+// Request validation from the route schemas. Bodies go through Ajv with every error collected and
+// mapped onto the contract's closed list of field codes; query strings go through a strict parser
+// that rejects unknown, empty, repeated and malformed parameters (CONTRACT.md §3).
+import { Ajv, type ErrorObject } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+import type { FieldError } from '../domain/errors.js';
+import { NON_BLANK } from '../domain/schemas/common.js';
+
+/** Thrown by a validator; the error handler turns it into 400 (query) or 422 (body). */
+export class RequestValidationError extends Error {
+  constructor(
+    readonly part: 'body' | 'querystring',
+    readonly errors: FieldError[],
+  ) {
+    super(part === 'body' ? 'The request body failed validation; see errors for each field.' : 'One or more query parameters are invalid; see errors.');
+  }
+}
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => void;
+
+function createAjv(): Ajv {
+  const ajv = new Ajv({ allErrors: true, verbose: true, coerceTypes: false, useDefaults: false, removeAdditional: false });
+  addFormats(ajv);
+  ajv.addVocabulary(['x-read-only', 'x-hint']);
+  ajv.addKeyword({
+    keyword: 'x-max-utf8-bytes',
+    type: 'string',
+    schemaType: 'number',
+    validate: (max: number, data: string) => Buffer.byteLength(data, 'utf8') <= max,
+  });
+  return ajv;
+}
+
+/** `/scopes/1` → `scopes[1]`, `/a/b` → `a.b`. */
+function fieldName(pointer: string): string {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((name, part) => (/^\d+$/.test(part) ? `${name}[${part}]` : name ? `${name}.${part}` : part), '');
+}
+
+function describe(error: ErrorObject, readOnly: string[]): FieldError {
+  const field = fieldName(error.instancePath);
+  const schema = error.parentSchema as Record<string, unknown> | undefined;
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required': {
+      const name = fieldName(`${error.instancePath}/${String(params.missingProperty)}`);
+      return { field: name, code: 'required', message: `${name} is required.` };
+    }
+    case 'additionalProperties': {
+      const name = fieldName(`${error.instancePath}/${String(params.additionalProperty)}`);
+      return readOnly.includes(name)
+        ? { field: name, code: 'read_only', message: `${name} is read-only and cannot be set.` }
+        : { field: name, code: 'unknown_field', message: `${name} is not a field of this resource.` };
+    }
+    case 'type':
+      return field === ''
+        ? { field, code: 'invalid_type', message: 'The request body must be a JSON object.' }
+        : { field, code: 'invalid_type', message: `${field} must be ${article(String(params.type))}.` };
+    case 'enum': {
+      const hint = typeof schema?.['x-hint'] === 'string' ? ` ${schema['x-hint']}` : '';
+      return { field, code: 'invalid_value', message: `${field} must be one of: ${(params.allowedValues as unknown[]).join(', ')}.${hint}` };
+    }
+    case 'minLength':
+      return { field, code: 'too_short', message: `${field} must be at least ${String(params.limit)} character(s).` };
+    case 'maxLength':
+      return { field, code: 'too_long', message: `${field} must be at most ${String(params.limit)} characters.` };
+    case 'x-max-utf8-bytes':
+      return { field, code: 'too_long', message: `${field} must be at most ${String(schema?.['x-max-utf8-bytes'])} bytes of UTF-8.` };
+    case 'pattern':
+      return params.pattern === NON_BLANK
+        ? { field, code: 'too_short', message: `${field} must not be empty or only white space.` }
+        : { field, code: 'invalid_format', message: `${field} has an invalid format.` };
+    case 'format':
+      return { field, code: 'invalid_format', message: `${field} must be a valid ${String(params.format)}.` };
+    case 'minProperties':
+      return field === ''
+        ? { field, code: 'empty_update', message: 'The body must contain at least one field to change.' }
+        : { field, code: 'too_short', message: `${field} must not be empty.` };
+    case 'minItems':
+      return { field, code: 'too_short', message: `${field} must have at least ${String(params.limit)} element(s).` };
+    case 'maxItems':
+      return { field, code: 'too_long', message: `${field} must have at most ${String(params.limit)} elements.` };
+    default:
+      return { field, code: 'invalid_value', message: `${field || 'The body'} ${error.message ?? 'is invalid'}.` };
+  }
+}
+
+function article(type: string): string {
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+function compileBody(ajv: Ajv, schema: Record<string, unknown>) {
+  const validate = ajv.compile(schema);
+  const readOnly = (schema['x-read-only'] as string[] | undefined) ?? [];
+  return (data: unknown) => {
+    if (validate(data)) return { value: data };
+    // One error per field, the first Ajv found: "too short" and "blank" on the same title are one problem.
+    const byField = new Map<string, FieldError>();
+    for (const error of validate.errors ?? []) {
+      const described = describe(error, readOnly);
+      if (!byField.has(described.field)) byField.set(described.field, described);
+    }
+    return { error: new RequestValidationError('body', [...byField.values()]) };
+  };
+}
+
+interface QueryProperty {
+  type?: string;
+  enum?: string[];
+  minimum?: number;
+  pattern?: string;
+}
+
+function compileQuery(schema: { properties?: Record<string, QueryProperty> }) {
+  const properties = schema.properties ?? {};
+  return (data: unknown) => {
+    const query = (data ?? {}) as Record<string, unknown>;
+    const value: Record<string, unknown> = {};
+    const errors: FieldError[] = [];
+    for (const [name, raw] of Object.entries(query)) {
+      const spec = properties[name];
+      if (!spec) {
+        errors.push({ field: name, code: 'unknown_field', message: `${name} is not a query parameter of this endpoint.` });
+      } else if (typeof raw !== 'string') {
+        errors.push({ field: name, code: 'invalid_value', message: `${name} must be given once.` });
+      } else if (raw === '') {
+        errors.push({ field: name, code: 'invalid_value', message: `${name} must not be empty.` });
+      } else if (spec.type === 'integer') {
+        if (!/^-?\d+$/.test(raw)) errors.push({ field: name, code: 'invalid_type', message: `${name} must be an integer.` });
+        else if (spec.minimum !== undefined && Number(raw) < spec.minimum) {
+          errors.push({ field: name, code: 'invalid_value', message: `${name} must be ${spec.minimum} or more.` });
+        } else value[name] = Number(raw);
+      } else if (spec.enum && !spec.enum.includes(raw)) {
+        errors.push({ field: name, code: 'invalid_value', message: `${name} must be one of: ${spec.enum.join(', ')}.` });
+      } else if (spec.pattern && !new RegExp(spec.pattern, 'u').test(raw)) {
+        errors.push({ field: name, code: 'invalid_format', message: `${name} has an invalid format.` });
+      } else value[name] = raw;
+    }
+    return errors.length ? { error: new RequestValidationError('querystring', errors) } : { value };
+  };
+}
+
+/** One compiler for every route: bodies through Ajv, query strings strictly, path parameters as given. */
+export function validatorCompiler(): FastifySchemaCompiler<unknown> {
+  const ajv = createAjv();
+  return ({ schema, httpPart }) => {
+    if (httpPart === 'body') return compileBody(ajv, schema as Record<string, unknown>);
+    if (httpPart === 'querystring') return compileQuery(schema as { properties?: Record<string, QueryProperty> });
+    return (data: unknown) => ({ value: data });
+  };
+}

@@ -1,0 +1,14 @@
+// The ordered list of migrations. Add a file, then add it here under the next number.
+import type { Migration, MigrationProvider } from 'kysely';
+import type { Dialect } from '../schema.js';
+import { initial } from './001-initial.js';
+
+export function migrationProvider(dialect: Dialect): MigrationProvider {
+  return {
+    async getMigrations(): Promise<Record<string, Migration>> {
+      return {
+        '001-initial': initial(dialect),
+      };
+    },
+  };
+}

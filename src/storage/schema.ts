@@ -1,0 +1,72 @@
+// Row types of every table, as Kysely sees them. Timestamps are ISO 8601 UTC strings with
+// milliseconds in both dialects, so they sort as text and need no per-dialect conversion.
+import type { Generated } from 'kysely';
+
+export interface AccountTable {
+  id: string;
+  name: string;
+  plan: string;
+  /** Overrides the plan's hourly limit when set. */
+  rate_limit: number | null;
+  /** Overrides the plan's monthly quota when set. */
+  quota: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UserTable {
+  id: string;
+  account_id: string;
+  email: string;
+  name: string;
+  role: string;
+  password_hash: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ApiKeyTable {
+  id: string;
+  account_id: string;
+  user_id: string;
+  name: string;
+  prefix: string;
+  key_hash: string;
+  /** JSON array of scope names. */
+  scopes: string;
+  created_at: string;
+  last_used_at: string | null;
+  expires_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface ContentTable {
+  id: string;
+  account_id: string;
+  title: string;
+  type: string;
+  content: string;
+  status: string;
+  author: string;
+  created_at: string;
+  updated_at: string;
+  published_at: string | null;
+  version: number;
+}
+
+/** One-row facts about the store itself, such as "bootstrap done"; the primary key makes them race-free. */
+export interface SettingTable {
+  key: string;
+  value: string;
+}
+
+export interface Database {
+  accounts: AccountTable;
+  users: UserTable;
+  api_keys: ApiKeyTable;
+  content: ContentTable;
+  settings: SettingTable;
+}
+
+export type Dialect = 'sqlite' | 'postgres';
+export type { Generated };

@@ -1,0 +1,70 @@
+// A small HTTPS client for tests: verifies the server's certificate against the one it generated,
+// keeps connections alive, and returns status, headers and the parsed JSON body.
+import https from 'node:https';
+
+export interface Response {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  // Tests read arbitrary JSON; `any` keeps assertions short.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+}
+
+export interface RequestOptions {
+  key?: string;
+  /** Sent as JSON with Content-Type: application/json. */
+  json?: unknown;
+  /** Sent as is, with whatever headers are given. */
+  raw?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+export class Client {
+  private readonly agent: https.Agent;
+
+  constructor(
+    readonly baseUrl: string,
+    ca: string,
+  ) {
+    this.agent = new https.Agent({ ca, keepAlive: true, maxSockets: 64 });
+  }
+
+  request(method: string, path: string, options: RequestOptions = {}): Promise<Response> {
+    const headers: Record<string, string> = { ...(options.headers ?? {}) };
+    if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`;
+    let payload: string | Buffer | undefined = options.raw;
+    if (options.json !== undefined) {
+      payload = JSON.stringify(options.json);
+      headers['content-type'] ??= 'application/json';
+    }
+    if (payload !== undefined) headers['content-length'] = String(Buffer.byteLength(payload));
+    return new Promise((resolve, reject) => {
+      const req = https.request(new URL(path, this.baseUrl), { method, headers, agent: this.agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let body: unknown;
+          try {
+            body = text ? JSON.parse(text) : undefined;
+          } catch {
+            body = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body });
+        });
+      });
+      req.on('error', reject);
+      req.end(payload);
+    });
+  }
+
+  get = (path: string, options?: RequestOptions) => this.request('GET', path, options);
+  post = (path: string, options?: RequestOptions) => this.request('POST', path, options);
+  put = (path: string, options?: RequestOptions) => this.request('PUT', path, options);
+  delete = (path: string, options?: RequestOptions) => this.request('DELETE', path, options);
+
+  close(): void {
+    this.agent.destroy();
+  }
+}
