@@ -5,6 +5,10 @@ import type { Config } from './config.js';
 import { openStore, type Store } from './storage/db.js';
 import { AccountRepository } from './storage/account-repository.js';
 import { ContentRepository } from './storage/content-repository.js';
+import { UserRepository } from './storage/user-repository.js';
+import { ApiKeyRepository } from './storage/api-key-repository.js';
+import { ApiKeyService } from './domain/api-keys.js';
+import { UserService } from './domain/users.js';
 import { AccountService } from './domain/accounts.js';
 import { Authenticator } from './domain/auth.js';
 import { ContentService } from './domain/content.js';
@@ -39,11 +43,16 @@ export async function openServices(config: Config, clock: Clock = systemClock) {
     await store.close();
     throw error;
   }
-  const accountRepo = new AccountRepository();
+  const userRepo = new UserRepository();
+  const keyRepo = new ApiKeyRepository();
+  const auth = new Authenticator(store, keyRepo, clock);
+  const apiKeys = new ApiKeyService(store, keyRepo, userRepo, clock, auth);
   return {
     store,
-    accounts: new AccountService(store, accountRepo, clock),
-    auth: new Authenticator(store, accountRepo, clock),
+    auth,
+    apiKeys,
+    accounts: new AccountService(store, new AccountRepository(), userRepo, apiKeys, clock),
+    users: new UserService(store, userRepo, clock, auth),
     content: new ContentService(store, new ContentRepository(), clock),
   };
 }
@@ -53,9 +62,14 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const lifecycle = new Lifecycle();
   const certificate = config.tls.mode === 'on' ? await loadCertificate(config.tls, config.dataDir) : undefined;
   const http = await buildHttpApp(
-    { config, content: services.content, auth: services.auth, ready: () => services.store.ping(), lifecycle, logStream: options.logStream },
+    { config, ...services, ready: () => services.store.ping(), lifecycle, logStream: options.logStream },
     certificate,
   );
+  // last_used_at is gathered in memory and written every 30 s (CONTRACT.md §7 allows a minute's lag).
+  const flushTimer = setInterval(() => {
+    services.auth.flushLastUsed().catch((error: unknown) => http.log.warn({ err: error }, 'could not record key use'));
+  }, 30_000);
+  flushTimer.unref();
   let listener: Listener | undefined;
   let closed: Promise<void> | undefined;
 
@@ -68,6 +82,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       listener.closeAll();
     }
     await http.close();
+    clearInterval(flushTimer);
+    await services.auth.flushLastUsed().catch(() => {});
     await services.store.close();
   }
 

@@ -1,13 +1,15 @@
 // Accounts as the operator sees them: the first-start bootstrap and the administration CLI's
 // operations (create an account with its owner and first key, change a plan, issue a key).
-import type { Store } from '../storage/db.js';
+import type { Store, Tx } from '../storage/db.js';
 import type { AccountRepository } from '../storage/account-repository.js';
+import type { UserRepository } from '../storage/user-repository.js';
 import { UniqueViolation } from '../storage/errors.js';
 import { PLANS, type Plan } from '../config.js';
-import { displayPrefix, generateApiKey, hashApiKey } from './api-key-secret.js';
+import { scopeErrors, type ApiKeyService } from './api-keys.js';
 import { DomainError, invalid, notFound, type FieldError } from './errors.js';
 import { newId, type Clock } from './ids.js';
-import { ROLES, SCOPES, roleMayHold, scopesForRole, type Role, type Scope } from './permissions.js';
+import { scopesForRole, type Role } from './permissions.js';
+import { isEmailAddress, normaliseEmail } from './users.js';
 
 export interface NewAccount {
   email: string;
@@ -23,16 +25,12 @@ export interface CreatedAccount {
   api_key: string;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$|^[^\s@]+@localhost$/;
-
-export function normaliseEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
-
 export class AccountService {
   constructor(
     private readonly store: Store,
     private readonly repo: AccountRepository,
+    private readonly users: UserRepository,
+    private readonly keys: ApiKeyService,
     private readonly clock: Clock,
   ) {}
 
@@ -57,7 +55,7 @@ export class AccountService {
   async createAccount(input: NewAccount): Promise<CreatedAccount> {
     const errors: FieldError[] = [];
     const email = normaliseEmail(input.email);
-    if (!EMAIL.test(email)) errors.push({ field: 'email', code: 'invalid_format', message: 'Must be an e-mail address.' });
+    if (!isEmailAddress(email)) errors.push({ field: 'email', code: 'invalid_format', message: 'Must be an e-mail address.' });
     if (input.plan !== undefined && !PLANS.includes(input.plan)) {
       errors.push({ field: 'plan', code: 'invalid_value', message: `Must be one of ${PLANS.join(', ')}.` });
     }
@@ -73,7 +71,7 @@ export class AccountService {
   async setPlan(accountId: string, plan: Plan, rateLimit?: number, quota?: number): Promise<void> {
     if (!PLANS.includes(plan)) throw invalid([{ field: 'plan', code: 'invalid_value', message: `Must be one of ${PLANS.join(', ')}.` }]);
     const changed = await this.store.transaction((tx) =>
-      this.repo.updateAccount(tx, accountId, {
+      this.repo.update(tx, accountId, {
         plan,
         rate_limit: rateLimit ?? null,
         quota: quota ?? null,
@@ -86,18 +84,21 @@ export class AccountService {
   /** Issues a key for a user found by id or e-mail (operator action, any account). */
   async createKeyForUser(user: string, name: string, scopes?: string[]): Promise<{ id: string; api_key: string }> {
     const row = await this.store.run((db) =>
-      user.startsWith('user_') ? this.repo.findUserByIdAnyAccount(db, user) : this.repo.findUserByEmailAnyAccount(db, normaliseEmail(user)),
+      user.startsWith('user_') ? this.users.findByIdAnyAccount(db, user) : this.users.findByEmailAnyAccount(db, normaliseEmail(user)),
     );
     if (!row) throw notFound('User');
-    const granted = checkScopes(row.role as Role, scopes);
-    return this.store.transaction((tx) => this.insertKey(tx, row.account_id, row.id, name, granted));
+    const errors: FieldError[] = [];
+    const granted = scopeErrors(row.role as Role, scopes, errors);
+    if (errors.length) throw invalid(errors);
+    const created = await this.store.transaction((tx) => this.keys.issue(tx, row.account_id, row.id, name, granted));
+    return { id: created.id, api_key: created.key };
   }
 
-  private async insertAccount(tx: Parameters<Parameters<Store['transaction']>[0]>[0], input: NewAccount): Promise<CreatedAccount> {
+  private async insertAccount(tx: Tx, input: NewAccount): Promise<CreatedAccount> {
     const now = this.clock().toISOString();
     const accountId = newId('acct');
     const userId = newId('user');
-    await this.repo.insertAccount(tx, {
+    await this.repo.insert(tx, {
       id: accountId,
       name: input.name ?? input.email,
       plan: input.plan ?? 'pro',
@@ -106,7 +107,7 @@ export class AccountService {
       created_at: now,
       updated_at: now,
     });
-    await this.repo.insertUser(tx, {
+    await this.users.insert(tx, {
       id: userId,
       account_id: accountId,
       email: input.email,
@@ -116,42 +117,7 @@ export class AccountService {
       created_at: now,
       updated_at: now,
     });
-    const { api_key } = await this.insertKey(tx, accountId, userId, 'Default key', scopesForRole('owner'));
-    return { account_id: accountId, user_id: userId, api_key };
+    const { key } = await this.keys.issue(tx, accountId, userId, 'Default key', scopesForRole('owner'));
+    return { account_id: accountId, user_id: userId, api_key: key };
   }
-
-  private async insertKey(tx: Parameters<Parameters<Store['transaction']>[0]>[0], accountId: string, userId: string, name: string, scopes: Scope[]) {
-    const apiKey = generateApiKey();
-    const id = newId('key');
-    await this.repo.insertKey(tx, {
-      id,
-      account_id: accountId,
-      user_id: userId,
-      name,
-      prefix: displayPrefix(apiKey),
-      key_hash: hashApiKey(apiKey),
-      scopes: JSON.stringify(scopes),
-      created_at: this.clock().toISOString(),
-      last_used_at: null,
-      expires_at: null,
-      revoked_at: null,
-    });
-    return { id, api_key: apiKey };
-  }
-}
-
-/** Validates requested scopes against the role; omitted means every scope the role may hold. */
-export function checkScopes(role: Role, requested: string[] | undefined): Scope[] {
-  if (!ROLES.includes(role)) throw new Error(`unknown role ${role}`);
-  if (requested === undefined) return scopesForRole(role);
-  const errors: FieldError[] = [];
-  requested.forEach((scope, i) => {
-    if (!(SCOPES as readonly string[]).includes(scope)) {
-      errors.push({ field: `scopes[${i}]`, code: 'invalid_value', message: `Unknown scope "${scope}".` });
-    } else if (!roleMayHold(role, scope as Scope)) {
-      errors.push({ field: `scopes[${i}]`, code: 'invalid_value', message: `The ${role} role may not hold "${scope}".` });
-    }
-  });
-  if (errors.length) throw invalid(errors);
-  return [...new Set(requested)] as Scope[];
 }

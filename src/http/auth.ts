@@ -2,7 +2,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Authenticator } from '../domain/auth.js';
 import { DomainError } from '../domain/errors.js';
-import type { Principal } from '../domain/permissions.js';
+import { requireScope, type Principal, type Scope } from '../domain/permissions.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -29,4 +29,15 @@ export function authenticate(auth: Authenticator) {
     }
     request.principal = principal;
   };
+}
+
+/**
+ * Checks the scope a route declares in its OpenAPI security requirement before the body is
+ * validated, so a key without the scope gets 403 rather than 422 (CONTRACT.md §3 order). The domain
+ * checks again; this only brings the answer forward.
+ */
+export async function requireDeclaredScope(request: FastifyRequest): Promise<void> {
+  const schema = request.routeOptions.schema as { security?: { apiKey?: Scope[] }[] } | undefined;
+  const scope = schema?.security?.[0]?.apiKey?.[0];
+  if (scope !== undefined && request.principal) requireScope(request.principal, scope);
 }

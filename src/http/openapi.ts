@@ -18,7 +18,11 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         contact: { name: 'API support', email: 'support@example.com' },
       },
       servers: [{ url: '/', description: 'This server' }],
-      tags: [{ name: 'Content', description: 'Content items and their lifecycle: draft, published, archived.' }],
+      tags: [
+        { name: 'Content', description: 'Content items and their lifecycle: draft, published, archived.' },
+        { name: 'Users', description: 'The people of an account and their roles.' },
+        { name: 'API keys', description: 'Keys act as their user, limited to their scopes.' },
+      ],
       components: {
         securitySchemes: {
           apiKey: {
@@ -28,6 +32,16 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           },
         },
       },
+    },
+    // A body marked x-optional-body (archive) may be left out; the generator always says required.
+    transformObject: (documentObject) => {
+      const document = 'openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject;
+      for (const item of Object.values((document as { paths?: Record<string, Record<string, unknown>> }).paths ?? {})) {
+        for (const operation of Object.values(item) as { requestBody?: { required?: boolean; content?: Record<string, { schema?: Record<string, unknown> }> } }[]) {
+          if (operation?.requestBody?.content?.['application/json']?.schema?.['x-optional-body']) operation.requestBody.required = false;
+        }
+      }
+      return document;
     },
     refResolver: {
       // Name shared schemas after their $id (Error) rather than def-0.

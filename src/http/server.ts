@@ -5,14 +5,18 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
 import type { ContentService } from '../domain/content.js';
 import type { Authenticator } from '../domain/auth.js';
+import type { UserService } from '../domain/users.js';
+import type { ApiKeyService } from '../domain/api-keys.js';
 import { DomainError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
-import { authenticate } from './auth.js';
+import { authenticate, requireDeclaredScope } from './auth.js';
 import { HttpsRequired, toHttpError } from './errors.js';
 import { Lifecycle } from './lifecycle.js';
 import { registerOpenApi } from './openapi.js';
 import { RouteIndex } from './route-index.js';
 import { contentRoutes } from './routes/content.js';
+import { userRoutes } from './routes/users.js';
+import { apiKeyRoutes } from './routes/api-keys.js';
 import { healthRoutes } from './routes/health.js';
 import { ErrorBody } from './schemas.js';
 import { validatorCompiler } from './validation.js';
@@ -21,6 +25,8 @@ import { deprecationHeaders } from './deprecation.js';
 export interface HttpDeps {
   config: Config;
   content: ContentService;
+  users: UserService;
+  apiKeys: ApiKeyService;
   auth: Authenticator;
   ready: () => Promise<void>;
   lifecycle: Lifecycle;
@@ -68,9 +74,10 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
   app.addSchema(ErrorBody);
   app.decorateRequest('principal', null);
 
+  // JSON is the only media type accepted (Fastify's built-in text/plain parser goes too: 415).
   // An empty JSON body on a route without one (archive) is no body at all, not a syntax error.
   const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (request, body, done) =>
     body === '' ? done(null, undefined) : parseJson(request, body as string, done),
   );
@@ -143,7 +150,10 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
   await app.register(
     async (v1) => {
       v1.addHook('onRequest', authenticate(deps.auth));
+      v1.addHook('preValidation', requireDeclaredScope);
       await v1.register(contentRoutes(deps.content));
+      await v1.register(userRoutes(deps.users));
+      await v1.register(apiKeyRoutes(deps.apiKeys));
     },
     { prefix: '/v1' },
   );

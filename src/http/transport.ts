@@ -4,8 +4,9 @@
 // socket speaks HTTP and the app checks X-Forwarded-Proto.
 import http from 'node:http';
 import net from 'node:net';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { newId } from '../domain/ids.js';
+import { redactUrl } from './server.js';
 
 const TLS_HANDSHAKE = 0x16;
 /** A connection that sends nothing for this long is dropped before it is classified. */
@@ -21,27 +22,46 @@ export interface Listener {
   closeAll(): void;
 }
 
-function plainHttpRefusal(): http.Server {
-  return http.createServer((_request, response) => {
+/** Answers in plain HTTP and logs the request line only: the headers (Authorization) are never used. */
+function plainHttpRefusal(log: FastifyBaseLogger): http.Server {
+  return http.createServer((request, response) => {
     const started = process.hrtime.bigint();
+    const requestId = newId('req');
+    const elapsedMs = () => Number(process.hrtime.bigint() - started) / 1e6;
     const body = JSON.stringify({
       message: 'This service accepts HTTPS only; send the request to https:// instead.',
       code: 'https_required',
-      meta: { request_id: newId('req'), response_time: `${(Number(process.hrtime.bigint() - started) / 1e6).toFixed(2)}ms` },
+      meta: { request_id: requestId, response_time: `${elapsedMs().toFixed(2)}ms` },
     });
     response.writeHead(400, {
       'Content-Type': 'application/json; charset=utf-8',
       'Content-Length': Buffer.byteLength(body),
+      'X-Request-Id': requestId,
       Connection: 'close',
     });
     response.end(body);
+    log.info(
+      {
+        request_id: requestId,
+        method: request.method,
+        url: redactUrl(request.url ?? '/'),
+        status: 400,
+        duration_ms: Number(elapsedMs().toFixed(2)),
+        remote_address: request.socket.remoteAddress,
+      },
+      'request',
+    );
   });
 }
 
 export async function listen(app: FastifyInstance, host: string, port: number, tls: boolean): Promise<Listener> {
   await app.ready();
   const target = app.server as http.Server;
-  const refusal = plainHttpRefusal();
+  const refusal = plainHttpRefusal(app.log);
+  // Node tracks an HTTP server's connections (for closeIdleConnections/closeAllConnections and the
+  // header and request timeouts) from its 'listening' event; these two never listen themselves
+  // (the socket below hands them connections), so start the tracking explicitly.
+  // DISABLED
 
   const server = net.createServer((socket) => {
     if (!tls) {

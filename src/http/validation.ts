@@ -6,6 +6,7 @@ import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { FieldError } from '../domain/errors.js';
 import { NON_BLANK } from '../domain/schemas/common.js';
+import { isEmailAddress } from '../domain/users.js';
 
 /** Thrown by a validator; the error handler turns it into 400 (query) or 422 (body). */
 export class RequestValidationError extends Error {
@@ -22,12 +23,21 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv) => void;
 function createAjv(): Ajv {
   const ajv = new Ajv({ allErrors: true, verbose: true, coerceTypes: false, useDefaults: false, removeAdditional: false });
   addFormats(ajv);
-  ajv.addVocabulary(['x-read-only', 'x-hint']);
+  // E-mail addresses are trimmed before they are stored (CONTRACT.md §6), so judge the trimmed value.
+  ajv.addFormat('email', { type: 'string', validate: (value: string) => isEmailAddress(value.trim()) });
+  ajv.addVocabulary(['x-read-only', 'x-hint', 'x-optional-body']);
   ajv.addKeyword({
     keyword: 'x-max-utf8-bytes',
     type: 'string',
     schemaType: 'number',
     validate: (max: number, data: string) => Buffer.byteLength(data, 'utf8') <= max,
+  });
+  // PostgreSQL text cannot hold U+0000: refuse it on every store rather than fail with a 500 on one.
+  ajv.addKeyword({
+    keyword: 'x-no-nul',
+    type: 'string',
+    schemaType: 'boolean',
+    validate: (on: boolean, data: string) => !on || !data.includes('\u0000'),
   });
   return ajv;
 }
@@ -70,6 +80,8 @@ function describe(error: ErrorObject, readOnly: string[]): FieldError {
       return { field, code: 'too_long', message: `${field} must be at most ${String(params.limit)} characters.` };
     case 'x-max-utf8-bytes':
       return { field, code: 'too_long', message: `${field} must be at most ${String(schema?.['x-max-utf8-bytes'])} bytes of UTF-8.` };
+    case 'x-no-nul':
+      return { field, code: 'invalid_value', message: `${field} must not contain the NUL character (U+0000).` };
     case 'pattern':
       return params.pattern === NON_BLANK
         ? { field, code: 'too_short', message: `${field} must not be empty or only white space.` }
@@ -96,8 +108,10 @@ function article(type: string): string {
 function compileBody(ajv: Ajv, schema: Record<string, unknown>) {
   const validate = ajv.compile(schema);
   const readOnly = (schema['x-read-only'] as string[] | undefined) ?? [];
+  const optional = schema['x-optional-body'] === true;
   return (data: unknown) => {
-    if (validate(data)) return { value: data };
+    // A route whose body may be left out (archive) accepts none, but never silently ignores one.
+    if ((data == null && optional) || validate(data)) return { value: data };
     // One error per field, the first Ajv found: "too short" and "blank" on the same title are one problem.
     const byField = new Map<string, FieldError>();
     for (const error of validate.errors ?? []) {

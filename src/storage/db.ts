@@ -17,6 +17,11 @@ export interface Store {
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   /** Runs `work` outside a transaction with the same error translation. */
   run<T>(work: (db: Db) => Promise<T>): Promise<T>;
+  /**
+   * Serialises transactions that change one account's users (the last-owner rule): a row lock on
+   * PostgreSQL; nothing on SQLite, where a single connection already runs one transaction at a time.
+   */
+  lockAccount(tx: Tx, accountId: string): Promise<void>;
   migrate(): Promise<string[]>;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -42,6 +47,9 @@ export function openStore(config: StoreConfig): Store {
     dialect,
     transaction: (work) => guarded(() => db.transaction().execute(work)),
     run: (work) => guarded(() => work(db)),
+    async lockAccount(tx, accountId) {
+      if (dialect === 'postgres') await tx.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().execute();
+    },
     async migrate() {
       const migrator = new Migrator({ db, provider: migrationProvider(dialect) });
       const { error, results } = await migrator.migrateToLatest();

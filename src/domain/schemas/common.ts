@@ -9,7 +9,7 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
 }
 
 export function Text(options: { minLength?: number; maxLength?: number; description?: string; [k: string]: unknown }) {
-  return Type.String({ minLength: 1, pattern: NON_BLANK, ...options });
+  return Type.String({ minLength: 1, pattern: NON_BLANK, 'x-no-nul': true, ...options });
 }
 
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds.', examples: ['2026-11-22T09:15:03.123Z'] });

@@ -10,6 +10,8 @@ import { etag, parseIfMatch } from '../preconditions.js';
 const IdParams = Type.Object({ id: Type.String({ description: 'The content item id.' }) });
 const IfMatchHeaders = Type.Object({ 'if-match': Type.Optional(Type.String({ description: 'An ETag from an earlier response; 412 when it no longer matches.' })) });
 const tags = ['Content'];
+/** Archive takes no fields: the body may be omitted or `{}`, and anything in it is rejected. */
+const NoFields = Type.Object({}, { additionalProperties: false, 'x-optional-body': true, description: 'Optional; no fields.' });
 
 export function contentRoutes(content: ContentService): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -57,8 +59,8 @@ export function contentRoutes(content: ContentService): FastifyPluginAsyncTypebo
     app.post('/content/:id/archive', {
       schema: {
         operationId: 'archiveContent', summary: 'Archive a content item', description: 'Archiving an archived item succeeds and changes nothing.', tags, ...needs('content:write'),
-        params: IdParams, headers: IfMatchHeaders,
-        response: { 200: One(ContentItem), ...errorResponses(403, 404, 412) },
+        params: IdParams, headers: IfMatchHeaders, body: NoFields,
+        response: { 200: One(ContentItem), ...errorResponses(403, 404, 412, 415, 422) },
       },
     }, async (request, reply) => {
       const item = await content.archive(request.principal!, request.params.id, parseIfMatch(request.headers['if-match']));

@@ -1,0 +1,134 @@
+// Users of an account: listing, reading and changes, with the role rules of CONTRACT.md §4 and §6
+// (admins never touch owners, nobody changes their own role, an account keeps one owner).
+import type { Store, Tx } from '../storage/db.js';
+import type { PublicUserRow, UserRepository } from '../storage/user-repository.js';
+import { UniqueViolation } from '../storage/errors.js';
+import { DomainError, forbidden, notFound } from './errors.js';
+import { newId, type Clock } from './ids.js';
+import { hashPassword } from './passwords.js';
+import { requireScope, type Principal, type Role } from './permissions.js';
+import { MAX_LIMIT, type PageResult } from './schemas/common.js';
+import type { User, UserCreate, UserListQuery, UserUpdate } from './schemas/users.js';
+
+/** Told when users disappear or change role, so cached credentials stop working at once. */
+export interface UserChangeListener {
+  userChanged(userId: string): void;
+}
+
+export class UserService {
+  constructor(
+    private readonly store: Store,
+    private readonly repo: UserRepository,
+    private readonly clock: Clock,
+    private readonly listener: UserChangeListener,
+  ) {}
+
+  async list(principal: Principal, query: UserListQuery): Promise<PageResult<User>> {
+    requireScope(principal, 'users:read');
+    const limit = Math.min(query.limit ?? 10, MAX_LIMIT);
+    const offset = query.offset ?? 0;
+    const { rows, total } = await this.store.run((db) => this.repo.list(db, principal.accountId, query.role, limit, offset));
+    return { data: rows as User[], pagination: { total, limit, offset, has_more: offset + rows.length < total } };
+  }
+
+  async get(principal: Principal, id: string): Promise<User> {
+    requireScope(principal, 'users:read');
+    const row = await this.store.run((db) => this.repo.get(db, principal.accountId, id));
+    if (!row) throw notFound('User');
+    return row as User;
+  }
+
+  async create(principal: Principal, input: UserCreate): Promise<User> {
+    requireScope(principal, 'users:write');
+    if (input.role === 'owner' && principal.role !== 'owner') throw forbidden('Only an owner may create another owner.');
+    const now = this.clock().toISOString();
+    const row = {
+      id: newId('user'),
+      account_id: principal.accountId,
+      email: normaliseEmail(input.email),
+      name: input.name,
+      role: input.role,
+      password_hash: input.password === undefined ? null : await hashPassword(input.password),
+      created_at: now,
+      updated_at: now,
+    };
+    await this.uniqueEmail(row.email, () => this.store.transaction((tx) => this.repo.insert(tx, row)));
+    const { account_id: _a, password_hash: _p, ...user } = row;
+    return user as User;
+  }
+
+  async update(principal: Principal, id: string, input: UserUpdate): Promise<User> {
+    requireScope(principal, 'users:write');
+    const passwordHash = input.password === undefined ? undefined : await hashPassword(input.password);
+    const email = input.email === undefined ? undefined : normaliseEmail(input.email);
+    const updated = await this.uniqueEmail(email, () =>
+      this.store.transaction(async (tx) => {
+        const target = await this.lockedTarget(tx, principal, id);
+        if (input.role !== undefined && input.role !== target.role) {
+          if (target.id === principal.userId) throw forbidden('You cannot change your own role.');
+          if (input.role === 'owner' && principal.role !== 'owner') throw forbidden('Only an owner may grant the owner role.');
+          if (target.role === 'owner') await this.keepAnOwner(tx, principal.accountId);
+        }
+        const row = await this.repo.update(tx, principal.accountId, id, {
+          ...(email !== undefined ? { email } : {}),
+          ...(input.name !== undefined ? { name: input.name } : {}),
+          ...(input.role !== undefined ? { role: input.role } : {}),
+          ...(passwordHash !== undefined ? { password_hash: passwordHash } : {}),
+          updated_at: this.clock().toISOString(),
+        });
+        return row!;
+      }),
+    );
+    this.listener.userChanged(id);
+    return updated as User;
+  }
+
+  async remove(principal: Principal, id: string): Promise<void> {
+    requireScope(principal, 'users:write');
+    await this.store.transaction(async (tx) => {
+      const target = await this.lockedTarget(tx, principal, id);
+      if (target.role === 'owner') await this.keepAnOwner(tx, principal.accountId);
+      // Their keys go with them (foreign key cascade); their content stays and keeps `author`.
+      await this.repo.delete(tx, principal.accountId, id);
+    });
+    this.listener.userChanged(id);
+  }
+
+  /**
+   * Loads the target inside the transaction after locking the account's user set, so two owners
+   * demoting each other at once cannot leave the account without one. Admins never act on owners.
+   */
+  private async lockedTarget(tx: Tx, principal: Principal, id: string): Promise<PublicUserRow> {
+    await this.store.lockAccount(tx, principal.accountId);
+    const target = await this.repo.get(tx, principal.accountId, id);
+    if (!target) throw notFound('User');
+    if (target.role === 'owner' && principal.role !== 'owner') throw forbidden('Only an owner may change or delete an owner.');
+    return target;
+  }
+
+  private async keepAnOwner(tx: Tx, accountId: string): Promise<void> {
+    if ((await this.repo.countOwners(tx, accountId)) <= 1) {
+      throw new DomainError('conflict', 'An account must keep at least one owner; make another user owner first.');
+    }
+  }
+
+  private async uniqueEmail<T>(email: string | undefined, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof UniqueViolation) throw new DomainError('conflict', `The e-mail address ${email} is already in use.`);
+      throw error;
+    }
+  }
+}
+
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** A pragmatic check (one @, no white space, a dot in the domain, a sane length), as most APIs do. */
+export function isEmailAddress(value: string): boolean {
+  return value.length <= 254 && /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(value);
+}
+
+export type { Role };

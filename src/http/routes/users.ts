@@ -1,0 +1,60 @@
+// /v1/users: thin handlers over the user service.
+import Type from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { UserService } from '../../domain/users.js';
+import { One, Page } from '../../domain/schemas/common.js';
+import { User, UserCreate, UserListQuery, UserUpdate } from '../../domain/schemas/users.js';
+import { errorResponses, needs } from '../schemas.js';
+
+const IdParams = Type.Object({ id: Type.String({ description: 'The user id.' }) });
+const tags = ['Users'];
+
+export function userRoutes(users: UserService): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get('/users', {
+      schema: {
+        operationId: 'listUsers', summary: 'List the users of the account', description: 'Newest first.', tags, ...needs('users:read'),
+        querystring: UserListQuery,
+        response: { 200: Page(User), ...errorResponses(400, 403) },
+      },
+    }, async (request) => users.list(request.principal!, request.query));
+
+    app.post('/users', {
+      schema: {
+        operationId: 'createUser', summary: 'Add a user to the account', description: 'Admins may add users up to admin; only owners add owners.', tags, ...needs('users:write'),
+        body: UserCreate,
+        response: { 201: One(User), ...errorResponses(400, 403, 409, 413, 415, 422) },
+      },
+    }, async (request, reply) => {
+      const user = await users.create(request.principal!, request.body);
+      return reply.code(201).header('Location', `/v1/users/${user.id}`).send({ data: user });
+    });
+
+    app.get('/users/:id', {
+      schema: {
+        operationId: 'getUser', summary: 'Get one user', tags, ...needs('users:read'),
+        params: IdParams,
+        response: { 200: One(User), ...errorResponses(403, 404) },
+      },
+    }, async (request) => ({ data: await users.get(request.principal!, request.params.id) }));
+
+    app.put('/users/:id', {
+      schema: {
+        operationId: 'updateUser', summary: 'Change some fields of a user', description: 'Nobody changes their own role; an account keeps at least one owner.', tags, ...needs('users:write'),
+        params: IdParams, body: UserUpdate,
+        response: { 200: One(User), ...errorResponses(400, 403, 404, 409, 413, 415, 422) },
+      },
+    }, async (request) => ({ data: await users.update(request.principal!, request.params.id, request.body) }));
+
+    app.delete('/users/:id', {
+      schema: {
+        operationId: 'deleteUser', summary: 'Remove a user', description: 'Their API keys stop working at once; their content stays.', tags, ...needs('users:write'),
+        params: IdParams,
+        response: { 204: Type.Null({ description: 'Removed.' }), ...errorResponses(403, 404, 409) },
+      },
+    }, async (request, reply) => {
+      await users.remove(request.principal!, request.params.id);
+      return reply.code(204).send(null);
+    });
+  };
+}

@@ -1,0 +1,58 @@
+// User queries. Every method that serves a request takes the account id and puts it in the WHERE;
+// the service-wide lookups (e-mail is unique across accounts) say so in their names.
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Db, Tx } from './db.js';
+import type { UserTable } from './schema.js';
+
+export type UserRow = Selectable<UserTable>;
+const PUBLIC = ['id', 'email', 'name', 'role', 'created_at', 'updated_at'] as const;
+export type PublicUserRow = Pick<UserRow, (typeof PUBLIC)[number]>;
+
+export class UserRepository {
+  async list(db: Db, accountId: string, role: string | undefined, limit: number, offset: number) {
+    let query = db.selectFrom('users').where('account_id', '=', accountId);
+    if (role !== undefined) query = query.where('role', '=', role);
+    const [rows, count] = await Promise.all([
+      query.select(PUBLIC).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+      query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.total) };
+  }
+
+  get(db: Db, accountId: string, id: string): Promise<PublicUserRow | undefined> {
+    return db.selectFrom('users').select(PUBLIC).where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+  }
+
+  async insert(tx: Tx, row: Insertable<UserTable>): Promise<void> {
+    await tx.insertInto('users').values(row).execute();
+  }
+
+  update(tx: Tx, accountId: string, id: string, changes: Updateable<UserTable>): Promise<PublicUserRow | undefined> {
+    return tx.updateTable('users').set(changes).where('account_id', '=', accountId).where('id', '=', id).returning(PUBLIC).executeTakeFirst();
+  }
+
+  async delete(tx: Tx, accountId: string, id: string): Promise<boolean> {
+    const result = await tx.deleteFrom('users').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async countOwners(tx: Tx, accountId: string): Promise<number> {
+    const row = await tx
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('account_id', '=', accountId)
+      .where('role', '=', 'owner')
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Service-wide: e-mail addresses are unique across accounts (people sign in with them). */
+  findByEmailAnyAccount(db: Db, email: string): Promise<UserRow | undefined> {
+    return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+  }
+
+  /** Service-wide: used by the administration CLI, which acts for the operator, not for an account. */
+  findByIdAnyAccount(db: Db, userId: string): Promise<UserRow | undefined> {
+    return db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+  }
+}
