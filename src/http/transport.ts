@@ -61,7 +61,7 @@ export async function listen(app: FastifyInstance, host: string, port: number, t
   // Node tracks an HTTP server's connections (for closeIdleConnections/closeAllConnections and the
   // header and request timeouts) from its 'listening' event; these two never listen themselves
   // (the socket below hands them connections), so start the tracking explicitly.
-  // DISABLED
+  for (const s of [target, refusal]) s.emit('listening');
 
   const server = net.createServer((socket) => {
     if (!tls) {

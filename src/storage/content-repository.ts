@@ -27,14 +27,22 @@ export interface WriteGuard {
 
 export class ContentRepository {
   async list(db: Db, accountId: string, filter: ContentFilter, limit: number, offset: number) {
-    let query = db.selectFrom('content').where('account_id', '=', accountId);
-    if (filter.type !== undefined) query = query.where('type', '=', filter.type);
-    if (filter.status !== undefined) query = query.where('status', '=', filter.status);
-    const [rows, count] = await Promise.all([
-      query.select(LISTED).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
-      query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    let page = db.selectFrom('content').where('account_id', '=', accountId);
+    let count = db.selectFrom('content_counts').where('account_id', '=', accountId);
+    if (filter.type !== undefined) {
+      page = page.where('type', '=', filter.type);
+      count = count.where('type', '=', filter.type);
+    }
+    if (filter.status !== undefined) {
+      page = page.where('status', '=', filter.status);
+      count = count.where('status', '=', filter.status);
+    }
+    const [rows, counted] = await Promise.all([
+      page.select(LISTED).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+      // Exact: the counts are kept by triggers in the same transaction as every change.
+      count.select((eb) => eb.fn.coalesce(eb.fn.sum<number>('n'), eb.lit(0)).as('total')).executeTakeFirstOrThrow(),
     ]);
-    return { rows, total: Number(count.total) };
+    return { rows, total: Number(counted.total) };
   }
 
   get(db: Db, accountId: string, id: string): Promise<ContentRow | undefined> {

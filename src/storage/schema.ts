@@ -60,7 +60,16 @@ export interface SettingTable {
   value: string;
 }
 
+/** Maintained by triggers (migration 002); never written by application code. */
+export interface ContentCountTable {
+  account_id: string;
+  type: string;
+  status: string;
+  n: number;
+}
+
 export interface Database {
+  content_counts: ContentCountTable;
   accounts: AccountTable;
   users: UserTable;
   api_keys: ApiKeyTable;

@@ -1,5 +1,7 @@
 // A small HTTPS client for tests: verifies the server's certificate against the one it generated,
-// keeps connections alive, and returns status, headers and the parsed JSON body.
+// keeps connections alive, and returns status, headers and the parsed JSON body. An http:// base
+// URL (TLS=off behind a proxy, or plain HTTP sent to the HTTPS port) uses plain HTTP instead.
+import http from 'node:http';
 import https from 'node:https';
 
 export interface Response {
@@ -21,13 +23,16 @@ export interface RequestOptions {
 }
 
 export class Client {
-  private readonly agent: https.Agent;
+  private readonly agent: http.Agent;
+  private readonly transport: typeof http | typeof https;
 
   constructor(
     readonly baseUrl: string,
-    ca: string,
+    ca?: string,
   ) {
-    this.agent = new https.Agent({ ca, keepAlive: true, maxSockets: 64 });
+    const plain = new URL(baseUrl).protocol === 'http:';
+    this.transport = plain ? http : https;
+    this.agent = plain ? new http.Agent({ keepAlive: true, maxSockets: 64 }) : new https.Agent({ ca, keepAlive: true, maxSockets: 64 });
   }
 
   request(method: string, path: string, options: RequestOptions = {}): Promise<Response> {
@@ -40,7 +45,7 @@ export class Client {
     }
     if (payload !== undefined) headers['content-length'] = String(Buffer.byteLength(payload));
     return new Promise((resolve, reject) => {
-      const req = https.request(new URL(path, this.baseUrl), { method, headers, agent: this.agent }, (res) => {
+      const req = this.transport.request(new URL(path, this.baseUrl), { method, headers, agent: this.agent }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {

@@ -53,8 +53,10 @@ export async function startServer(store: StoreKind, options: { env?: Record<stri
   });
   const app = await createApp(config, { clock: options.clock, logStream });
   const listener = await app.listen();
-  const baseUrl = `https://127.0.0.1:${listener.address.port}`;
-  const ca = await fs.readFile(path.join(dataDir, 'tls-cert.pem'), 'utf8');
+  // TLS=off (behind a proxy) speaks plain HTTP and generates no certificate.
+  const tls = config.tls.mode === 'on';
+  const baseUrl = `${tls ? 'https' : 'http'}://127.0.0.1:${listener.address.port}`;
+  const ca = tls ? await fs.readFile(path.join(dataDir, 'tls-cert.pem'), 'utf8') : undefined;
   const client = new Client(baseUrl, ca);
 
   return {

@@ -2,12 +2,14 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import type { Dialect } from '../schema.js';
 import { initial } from './001-initial.js';
+import { contentCounts } from './002-content-counts.js';
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return {
     async getMigrations(): Promise<Record<string, Migration>> {
       return {
         '001-initial': initial(dialect),
+        '002-content-counts': contentCounts(dialect),
       };
     },
   };
