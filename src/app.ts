@@ -2,17 +2,10 @@
 // singletons; tests build their own app with their own store.
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
-import { openStore, type Store } from './storage/db.js';
-import { AccountRepository } from './storage/account-repository.js';
-import { ContentRepository } from './storage/content-repository.js';
-import { UserRepository } from './storage/user-repository.js';
-import { ApiKeyRepository } from './storage/api-key-repository.js';
-import { ApiKeyService } from './domain/api-keys.js';
-import { UserService } from './domain/users.js';
-import { AccountService } from './domain/accounts.js';
-import { Authenticator } from './domain/auth.js';
-import { ContentService } from './domain/content.js';
-import { systemClock, type Clock } from './domain/ids.js';
+import type { Clock } from './domain/ids.js';
+import type { AccountService } from './domain/accounts.js';
+import type { Store } from './storage/db.js';
+import { openServices } from './services.js';
 import { loadCertificate } from './http/certificate.js';
 import { Lifecycle } from './http/lifecycle.js';
 import { buildHttpApp } from './http/server.js';
@@ -32,29 +25,6 @@ export interface App {
   listen(): Promise<Listener>;
   /** Stops accepting, lets requests in flight finish (up to the grace period), then closes everything. */
   shutdown(): Promise<void>;
-}
-
-/** Opens the store (applying migrations) and builds the services; only the store, for the CLI. */
-export async function openServices(config: Config, clock: Clock = systemClock) {
-  const store = openStore(config.store);
-  try {
-    await store.migrate();
-  } catch (error) {
-    await store.close();
-    throw error;
-  }
-  const userRepo = new UserRepository();
-  const keyRepo = new ApiKeyRepository();
-  const auth = new Authenticator(store, keyRepo, clock);
-  const apiKeys = new ApiKeyService(store, keyRepo, userRepo, clock, auth);
-  return {
-    store,
-    auth,
-    apiKeys,
-    accounts: new AccountService(store, new AccountRepository(), userRepo, apiKeys, clock),
-    users: new UserService(store, userRepo, clock, auth),
-    content: new ContentService(store, new ContentRepository(), clock),
-  };
 }
 
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {

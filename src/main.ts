@@ -16,6 +16,22 @@ async function main(): Promise<void> {
   }
 
   const app = await createApp(config);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.http.log.info({ signal }, 'shutting down');
+    app.shutdown().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error('shutdown failed', error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+
   const listener = await app.listen();
   const scheme = config.tls.mode === 'on' ? 'https' : 'http';
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
@@ -40,21 +56,6 @@ async function main(): Promise<void> {
     );
   }
 
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    app.http.log.info({ signal }, 'shutting down');
-    app.shutdown().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error('shutdown failed', error);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
 }
 
 main().catch((error: unknown) => {

@@ -2,7 +2,7 @@
 // The `cms` administration command: same configuration as the server, JSON on stdout, a clear
 // message on stderr and a non-zero exit on error.
 import { parseArgs } from 'node:util';
-import { openServices } from '../app.js';
+import { openServices } from '../services.js';
 import { ConfigError, loadConfig, PLANS, type Plan } from '../config.js';
 import { DomainError } from '../domain/errors.js';
 import { openStore } from '../storage/db.js';

@@ -1,0 +1,37 @@
+// Storage and domain services, built from a Config without any HTTP: shared by the server's
+// composition root (app.ts) and the administration CLI, which needs no web stack.
+import type { Config } from './config.js';
+import { openStore } from './storage/db.js';
+import { AccountRepository } from './storage/account-repository.js';
+import { ApiKeyRepository } from './storage/api-key-repository.js';
+import { ContentRepository } from './storage/content-repository.js';
+import { UserRepository } from './storage/user-repository.js';
+import { AccountService } from './domain/accounts.js';
+import { ApiKeyService } from './domain/api-keys.js';
+import { Authenticator } from './domain/auth.js';
+import { ContentService } from './domain/content.js';
+import { systemClock, type Clock } from './domain/ids.js';
+import { UserService } from './domain/users.js';
+
+/** Opens the store (applying migrations) and builds the domain services on it. */
+export async function openServices(config: Config, clock: Clock = systemClock) {
+  const store = openStore(config.store);
+  try {
+    await store.migrate();
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const userRepo = new UserRepository();
+  const keyRepo = new ApiKeyRepository();
+  const auth = new Authenticator(store, keyRepo, clock);
+  const apiKeys = new ApiKeyService(store, keyRepo, userRepo, clock, auth);
+  return {
+    store,
+    auth,
+    apiKeys,
+    accounts: new AccountService(store, new AccountRepository(), userRepo, apiKeys, clock),
+    users: new UserService(store, userRepo, clock, auth),
+    content: new ContentService(store, new ContentRepository(), clock),
+  };
+}
