@@ -1,0 +1,143 @@
+// Benchmark child processes: start on loopback, wait for readiness, sample RSS/CPU, stop by PID.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import https from 'node:https';
+import net from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export interface Child {
+  readonly name: string;
+  readonly process: ChildProcess;
+  readonly pid: number;
+  /** The last few KiB the child wrote to stderr, for error messages. */
+  stderr(): string;
+  stop(): Promise<void>;
+}
+
+/** A port that was free a moment ago on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Only PATH from our environment, so no DATABASE_URL, TLS_* or the like leaks into a child. */
+export function cleanEnv(vars: Record<string, string>): Record<string, string> {
+  return { PATH: process.env.PATH ?? '/usr/bin:/bin', ...vars };
+}
+
+export function startChild(name: string, args: string[], env: Record<string, string>): Child {
+  const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  if (child.pid === undefined) throw new Error(`${name}: could not start`);
+  let stderr = '';
+  child.once('error', (error) => (stderr += `\n${error.message}`));
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr = (stderr + chunk).slice(-4096);
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const pid = child.pid;
+  return {
+    name,
+    process: child,
+    pid,
+    stderr: () => stderr,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** GETs an HTTPS URL; without `ca` the certificate is not checked (used only to poll for readiness). */
+export function httpsGet(url: string, options: { ca?: string; headers?: Record<string, string> } = {}): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const tls = options.ca ? { ca: options.ca } : { rejectUnauthorized: false };
+    const req = https.get(url, { ...tls, headers: options.headers, agent: false, timeout: 5000 }, (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', reject);
+  });
+}
+
+/** Polls `url` until it answers 200; fails early if the child exits. */
+export async function waitUntilReady(child: Child, url: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.process.exitCode !== null) throw new Error(`${child.name} exited with code ${child.process.exitCode}: ${child.stderr()}`);
+    try {
+      if ((await httpsGet(url)).status === 200) return;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) throw new Error(`${child.name} did not answer ${url} within ${timeoutMs} ms: ${child.stderr()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function statusField(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) * 1024 : 0;
+}
+
+/** CPU time (user + system) the process has used so far, in milliseconds (Linux clock ticks are 10 ms). */
+export function cpuTimeMs(pid: number): number {
+  // Fields 14 and 15 of /proc/<pid>/stat, counted after the command name in parentheses.
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Samples a process's resident set size every 100 ms; `peak()` is the largest sample since `reset()`. */
+export class RssSampler {
+  private max = 0;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly pid: number) {
+    this.timer = setInterval(() => this.sample(), 100);
+    this.sample();
+  }
+
+  private sample(): void {
+    try {
+      this.max = Math.max(this.max, statusField(this.pid, 'VmRSS'));
+    } catch {
+      // The process has gone; keep what we have.
+    }
+  }
+
+  reset(): void {
+    this.max = 0;
+    this.sample();
+  }
+
+  peak(): number {
+    this.sample();
+    return this.max;
+  }
+
+  /** The kernel's own high-water mark of RSS since the process started (catches peaks between samples). */
+  highWaterMark(): number {
+    try {
+      return statusField(this.pid, 'VmHWM');
+    } catch {
+      return 0;
+    }
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}

@@ -1,0 +1,104 @@
+// Benchmark output: PASS/MISS per target, the markdown table, and the generated part of docs/benchmarks.md.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CONNECTIONS, WARMUP_SECONDS, type Measurement } from './scenarios.js';
+import { REPO_ROOT } from './processes.js';
+
+const START = '<!-- bench:generated:start -->';
+const END = '<!-- bench:generated:end -->';
+const DOC = path.join(REPO_ROOT, 'docs', 'benchmarks.md');
+const MB = 1024 * 1024;
+
+export interface Run {
+  date: Date;
+  duration: number;
+  seedSeconds: number;
+  idleRss: number;
+  /** The kernel's high-water mark of the product server's RSS over the whole run. */
+  productHwm: number;
+  dataDirFs: string;
+  /** 1-minute load average before the run: other work on the machine skews req/s and latency. */
+  loadBefore: number;
+  results: Measurement[];
+}
+
+export interface Target {
+  name: string;
+  goal: string;
+  measured: string;
+  pass: boolean;
+}
+
+const mb = (bytes: number) => (bytes / MB).toFixed(1);
+const find = (run: Run, name: string) => run.results.find((r) => r.scenario.name === name);
+
+export function overheadRatio(run: Run): number {
+  return (find(run, 'list')?.rps ?? 0) / (find(run, 'bare Fastify')?.rps || 1);
+}
+
+export function targets(run: Run): Target[] {
+  const list = find(run, 'list');
+  const create = find(run, 'create');
+  const ratio = overheadRatio(run);
+  const peak = Math.max(run.productHwm, ...run.results.filter((r) => r.server === 'product').map((r) => r.peakRss));
+  const p99 = list?.p99 ?? Infinity;
+  const creates = create?.rps ?? 0;
+  return [
+    { name: 'list limit=10 throughput vs bare Fastify', goal: '>= 40 %', measured: `${(ratio * 100).toFixed(1)} %`, pass: ratio >= 0.4 },
+    { name: `list limit=10 p99 at ${CONNECTIONS} connections`, goal: '<= 20 ms', measured: `${p99} ms`, pass: p99 <= 20 },
+    { name: 'create throughput (synchronous=FULL)', goal: '>= 2,000 req/s', measured: `${Math.round(creates)} req/s`, pass: creates >= 2000 },
+    { name: 'server peak RSS', goal: '<= 150 MB', measured: `${mb(peak)} MB`, pass: peak <= 150 * MB },
+  ];
+}
+
+export function machine(): string {
+  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+  const nproc = execFileSync('nproc', { encoding: 'utf8' }).trim();
+  return `${nproc} CPUs (\`nproc\`), ${cpu}, ${mb(os.totalmem())} MB RAM, ${os.type()} ${os.release()}, Node ${process.version}`;
+}
+
+/** Command, date, machine and settings: what a reader needs to compare two runs. */
+function header(run: Run): string[] {
+  const busy = run.loadBefore > 0.5 ? ' (other work was running: every figure is pessimistic)' : '';
+  return [
+    `Command: \`npm run bench\`${run.duration !== 10 ? ` (run with \`--duration ${run.duration}\`)` : ''}`,
+    `Date: ${run.date.toISOString()}`,
+    `Machine: ${machine()}; 1-minute load average before the run: ${run.loadBefore.toFixed(2)}${busy}`,
+    `Settings: ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up (not counted) then ${run.duration} s measured per scenario; ` +
+      `product = \`node dist/main.js\`, SQLite (WAL, synchronous=FULL) in a fresh temp DATA_DIR on ${run.dataDirFs}, LOG_LEVEL=warn.`,
+    `Seeding 10,000 + 1,000 items took ${run.seedSeconds.toFixed(1)} s. Product RSS: ${mb(run.idleRss)} MB idle after start, ` +
+      `${mb(run.productHwm)} MB kernel high-water mark (VmHWM) over the run.`,
+  ];
+}
+
+export function markdown(run: Run): string {
+  const rows = run.results.map((r) =>
+    [r.scenario.name, `\`${r.scenario.request}\``, Math.round(r.rps), r.p50, r.p99, r.cpuMsPerRequest.toFixed(2), mb(r.peakRss), `${r.failures} / ${r.total}`],
+  );
+  const goals = targets(run).map((t) => [t.name, t.goal, t.measured, t.pass ? 'PASS' : 'MISS']);
+  const table = (rows: unknown[][]) => rows.map((cells) => `| ${cells.join(' | ')} |`);
+  return [
+    ...header(run),
+    '',
+    '| scenario | request | req/s | p50 ms | p99 ms | server CPU ms/req | server peak RSS MB | non-2xx+errors / requests |',
+    '|---|---|---:|---:|---:|---:|---:|---:|',
+    ...table(rows),
+    '',
+    `Overhead ratio (product list req/s / bare req/s, same run): ${overheadRatio(run).toFixed(3)}`,
+    '',
+    '| target | goal | measured | result |',
+    '|---|---|---|---|',
+    ...table(goals),
+  ].join('\n');
+}
+
+/** Replaces the generated section of docs/benchmarks.md, keeping the hand-written text around it. */
+export function writeDoc(run: Run): void {
+  const section = `${START}\n${markdown(run)}\n${END}`;
+  const current = existsSync(DOC) ? readFileSync(DOC, 'utf8') : '';
+  const [before, rest] = current.includes(START) ? current.split(START, 2) : [`# Benchmarks\n\n`, ''];
+  const after = rest?.includes(END) ? rest.slice(rest.indexOf(END) + END.length) : '\n';
+  writeFileSync(DOC, `${before}${section}${after}`);
+}

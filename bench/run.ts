@@ -1,0 +1,152 @@
+// `npm run bench`: build, seed, load-test the product and a bare Fastify baseline, report against targets.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { startBareServer } from './bare.js';
+import { cleanEnv, freePort, httpsGet, REPO_ROOT, RssSampler, startChild, waitUntilReady, type Child } from './processes.js';
+import { bareScenario, measure, productScenarios, WARMUP_SECONDS, type Measurement } from './scenarios.js';
+import { createAccount, seedContent, type SeedAccount } from './seed.js';
+import { markdown, targets, writeDoc, type Run } from './report.js';
+
+const MB = 1024 * 1024;
+
+/** Everything the run started or created, undone in reverse by `close()`, whatever happened. */
+class Session {
+  private readonly undo: (() => Promise<void> | void)[] = [];
+
+  constructor(readonly dataDir: string) {
+    this.undo.push(() => fs.rm(dataDir, { recursive: true, force: true }));
+  }
+
+  child(child: Child): Child {
+    this.undo.push(() => child.stop());
+    return child;
+  }
+
+  sampler(pid: number): RssSampler {
+    const sampler = new RssSampler(pid);
+    this.undo.push(() => sampler.stop());
+    return sampler;
+  }
+
+  onClose(step: () => Promise<void>): void {
+    this.undo.push(step);
+  }
+
+  async close(): Promise<void> {
+    for (const step of this.undo.splice(0).reverse()) await Promise.resolve(step()).catch((e: unknown) => console.error('cleanup:', e));
+  }
+}
+
+function options(): { duration: number } {
+  const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' } }, strict: true });
+  const duration = Number(values.duration);
+  if (!Number.isInteger(duration) || duration < 1) throw new Error('--duration must be a whole number of seconds (1 or more)');
+  return { duration };
+}
+
+function line(m: Measurement): string {
+  const bad = m.failures > 0 ? `  !! ${m.failures} non-2xx/errors` : '';
+  return `  ${m.scenario.name.padEnd(14)} ${Math.round(m.rps).toString().padStart(6)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms` +
+    `  CPU ${m.cpuMsPerRequest.toFixed(2)} ms/req  peak RSS ${(m.peakRss / MB).toFixed(1)} MB${bad}`;
+}
+
+/** Two accounts made with the CLI, then 10,000 and 1,000 items; returns the big account and its ids. */
+async function seed(env: Record<string, string>, dataDir: string) {
+  const started = Date.now();
+  const big = await createAccount(env, 'bench-big@example.com');
+  const small = await createAccount(env, 'bench-small@example.com');
+  const ids = await seedContent(path.join(dataDir, 'cms.sqlite'), big, 10_000);
+  await seedContent(path.join(dataDir, 'cms.sqlite'), small, 1_000);
+  return { big, ids, seconds: (Date.now() - started) / 1000 };
+}
+
+async function benchProduct(session: Session, env: Record<string, string>, big: SeedAccount, ids: string[], duration: number) {
+  const port = await freePort();
+  const url = `https://127.0.0.1:${port}`;
+  const product = session.child(startChild('product server', ['dist/main.js'], { ...env, PORT: String(port) }));
+  await waitUntilReady(product, `${url}/readyz`);
+  const sampler = session.sampler(product.pid);
+  const idleRss = sampler.peak();
+  const ca = await fs.readFile(path.join(session.dataDir, 'tls-cert.pem'), 'utf8');
+
+  // The exact body the product answers for the list (checked against its certificate), for the bare server.
+  const listed = await httpsGet(`${url}/v1/content?limit=10`, { ca, headers: { authorization: `Bearer ${big.key}` } });
+  if (listed.status !== 200) throw new Error(`list answered ${listed.status}: ${listed.body}`);
+  const bodyFile = path.join(session.dataDir, 'list-body.json');
+  await fs.writeFile(bodyFile, listed.body);
+
+  console.log(`Product server (node dist/main.js, pid ${product.pid}, LOG_LEVEL=warn) at ${url}; ${WARMUP_SECONDS} s warm-up + ${duration} s per scenario:`);
+  const results: Measurement[] = [];
+  for (const scenario of productScenarios(ids)) {
+    results.push(await measure(scenario, 'product', { url, pid: product.pid, key: big.key, ca, sampler, duration }));
+    console.log(line(results[results.length - 1]!));
+  }
+  const hwm = sampler.highWaterMark();
+  await product.stop();
+  return { results, idleRss, hwm, ca, bodyFile };
+}
+
+async function benchBare(session: Session, env: Record<string, string>, ca: string, bodyFile: string, duration: number) {
+  const port = await freePort();
+  const { child, cleanUp } = await startBareServer({
+    ...env,
+    PORT: String(port),
+    BARE_CERT_FILE: path.join(session.dataDir, 'tls-cert.pem'),
+    BARE_KEY_FILE: path.join(session.dataDir, 'tls-key.pem'),
+    BARE_BODY_FILE: bodyFile,
+  });
+  session.onClose(cleanUp);
+  const bare = session.child(child);
+  const url = `https://127.0.0.1:${port}`;
+  await waitUntilReady(bare, `${url}/v1/content`);
+  console.log(`Bare Fastify server (pid ${bare.pid}) at ${url}, same certificate:`);
+  const result = await measure(bareScenario, 'bare', { url, pid: bare.pid, ca, sampler: session.sampler(bare.pid), duration });
+  console.log(line(result));
+  await bare.stop();
+  return result;
+}
+
+async function main(): Promise<void> {
+  const { duration } = options();
+  const started = Date.now();
+  const loadBefore = os.loadavg()[0] ?? 0;
+  if (loadBefore > 0.5) console.log(`Note: the 1-minute load average is ${loadBefore.toFixed(2)}; other work on this machine skews req/s and latency.`);
+  console.log('Building (npm run build)...');
+  execFileSync('npm', ['run', 'build', '--silent'], { cwd: REPO_ROOT, stdio: 'inherit' });
+
+  const session = new Session(await fs.mkdtemp(path.join(os.tmpdir(), 'cms-bench-')));
+  const onSignal = () => void session.close().finally(() => process.exit(130));
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    const env = cleanEnv({ DATA_DIR: session.dataDir, HOST: '127.0.0.1', LOG_LEVEL: 'warn' });
+    console.log(`Seeding SQLite in ${session.dataDir} ...`);
+    const { big, ids, seconds } = await seed(env, session.dataDir);
+    console.log(`  10,000 + 1,000 items in ${seconds.toFixed(1)} s`);
+    const product = await benchProduct(session, env, big, ids, duration);
+    const bare = await benchBare(session, env, product.ca, product.bodyFile, duration);
+
+    const dataDirFs = execFileSync('df', ['--output=fstype', session.dataDir], { encoding: 'utf8' }).trim().split('\n').pop() ?? '?';
+    const results = [...product.results, bare];
+    const run: Run = { date: new Date(), duration, seedSeconds: seconds, idleRss: product.idleRss, productHwm: product.hwm, dataDirFs, loadBefore, results };
+    console.log('\nTargets:');
+    for (const t of targets(run)) console.log(`  ${t.pass ? 'PASS' : 'MISS'}  ${t.name}: ${t.measured} (goal ${t.goal})`);
+    console.log(`\n${markdown(run)}\n`);
+    writeDoc(run);
+    const invalid = results.filter((r) => r.failures > 0);
+    if (invalid.length) throw new Error(`scenarios with non-2xx responses or errors: ${invalid.map((r) => r.scenario.name).join(', ')}`);
+    console.log(`Wrote docs/benchmarks.md; done in ${Math.round((Date.now() - started) / 1000)} s.`);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await session.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`bench: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+});
