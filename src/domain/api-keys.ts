@@ -7,7 +7,7 @@ import { displayPrefix, generateApiKey, hashApiKey } from './api-key-secret.js';
 import { forbidden, invalid, notFound, type FieldError } from './errors.js';
 import { newId, type Clock } from './ids.js';
 import { requireScope, roleMayHold, ROLES, SCOPES, scopesForRole, type Principal, type Role, type Scope } from './permissions.js';
-import { MAX_LIMIT, type PageResult } from './schemas/common.js';
+import { pageOf, pageWindow, type PageResult } from './schemas/common.js';
 import type { ApiKey, ApiKeyCreate, ApiKeyListQuery, CreatedApiKey } from './schemas/api-keys.js';
 
 /** Told when a key is revoked, so a cached credential stops working at once. */
@@ -28,15 +28,14 @@ export class ApiKeyService {
 
   async list(principal: Principal, query: ApiKeyListQuery): Promise<PageResult<ApiKey>> {
     requireScope(principal, 'keys:write');
-    const limit = Math.min(query.limit ?? 10, MAX_LIMIT);
-    const offset = query.offset ?? 0;
+    const window = pageWindow(query);
     // For anyone but an admin, other people's keys do not exist.
     const userId = isAdmin(principal) ? query.user_id : principal.userId;
     if (!isAdmin(principal) && query.user_id !== undefined && query.user_id !== principal.userId) {
-      return { data: [], pagination: { total: 0, limit, offset, has_more: false } };
+      return pageOf([], 0, window);
     }
-    const { rows, total } = await this.store.run((db) => this.keys.list(db, principal.accountId, userId, limit, offset));
-    return { data: rows.map(present), pagination: { total, limit, offset, has_more: offset + rows.length < total } };
+    const { rows, total } = await this.store.run((db) => this.keys.list(db, principal.accountId, userId, window.limit, window.offset));
+    return pageOf(rows.map(present), total, window);
   }
 
   async create(principal: Principal, input: ApiKeyCreate): Promise<CreatedApiKey> {

@@ -4,7 +4,7 @@ import type { ContentRepository, ContentRow, WriteGuard } from '../storage/conte
 import { DomainError, forbidden, notFound } from './errors.js';
 import { newId, type Clock } from './ids.js';
 import { requireScope, type Principal } from './permissions.js';
-import { MAX_LIMIT, type PageResult } from './schemas/common.js';
+import { pageOf, pageWindow, type PageResult } from './schemas/common.js';
 import type { ContentCreate, ContentItem, ContentListItem, ContentListQuery, ContentUpdate } from './schemas/content.js';
 
 /** Versions an `If-Match` header allows; undefined means no precondition. */
@@ -19,15 +19,11 @@ export class ContentService {
 
   async list(principal: Principal, query: ContentListQuery): Promise<PageResult<ContentListItem>> {
     requireScope(principal, 'content:read');
-    const limit = Math.min(query.limit ?? 10, MAX_LIMIT);
-    const offset = query.offset ?? 0;
+    const window = pageWindow(query);
     const { rows, total } = await this.store.run((db) =>
-      this.repo.list(db, principal.accountId, { type: query.type, status: query.status }, limit, offset),
+      this.repo.list(db, principal.accountId, { type: query.type, status: query.status }, window.limit, window.offset),
     );
-    return {
-      data: rows as ContentListItem[],
-      pagination: { total, limit, offset, has_more: offset + rows.length < total },
-    };
+    return pageOf(rows as ContentListItem[], total, window);
   }
 
   async get(principal: Principal, id: string): Promise<ContentItem> {

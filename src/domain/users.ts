@@ -7,7 +7,7 @@ import { DomainError, forbidden, notFound } from './errors.js';
 import { newId, type Clock } from './ids.js';
 import { hashPassword } from './passwords.js';
 import { requireScope, type Principal, type Role } from './permissions.js';
-import { MAX_LIMIT, type PageResult } from './schemas/common.js';
+import { pageOf, pageWindow, type PageResult } from './schemas/common.js';
 import type { User, UserCreate, UserListQuery, UserUpdate } from './schemas/users.js';
 
 /** Told when users disappear or change role, so cached credentials stop working at once. */
@@ -25,10 +25,9 @@ export class UserService {
 
   async list(principal: Principal, query: UserListQuery): Promise<PageResult<User>> {
     requireScope(principal, 'users:read');
-    const limit = Math.min(query.limit ?? 10, MAX_LIMIT);
-    const offset = query.offset ?? 0;
-    const { rows, total } = await this.store.run((db) => this.repo.list(db, principal.accountId, query.role, limit, offset));
-    return { data: rows as User[], pagination: { total, limit, offset, has_more: offset + rows.length < total } };
+    const window = pageWindow(query);
+    const { rows, total } = await this.store.run((db) => this.repo.list(db, principal.accountId, query.role, window.limit, window.offset));
+    return pageOf(rows as User[], total, window);
   }
 
   async get(principal: Principal, id: string): Promise<User> {

@@ -38,6 +38,16 @@ export const PagingQuery = {
 };
 export const MAX_LIMIT = 100;
 
+/** The page a list query asks for: `limit` defaults to 10 and is clamped to 100 (CONTRACT.md §5). */
+export function pageWindow(query: { limit?: number; offset?: number }): { limit: number; offset: number } {
+  return { limit: Math.min(query.limit ?? 10, MAX_LIMIT), offset: query.offset ?? 0 };
+}
+
+/** A page of rows with its pagination object; `has_more` is `offset + len(data) < total`. */
+export function pageOf<T>(data: T[], total: number, window: { limit: number; offset: number }): PageResult<T> {
+  return { data, pagination: { total, ...window, has_more: window.offset + data.length < total } };
+}
+
 /**
  * Marks `meta` required in the JSON schema (it is on every response) while the TypeScript type
  * leaves it optional: handlers return data only and the HTTP layer adds meta to every response.
