@@ -63,7 +63,10 @@ async function seed(env: Record<string, string>, dataDir: string) {
   return { big, ids, seconds: (Date.now() - started) / 1000 };
 }
 
-async function benchProduct(session: Session, env: Record<string, string>, big: SeedAccount, ids: string[], duration: number) {
+type Baseline = (ca: string, bodyFile: string) => Promise<Measurement>;
+
+/** The product's scenarios, with the bare baseline run right after the list it is compared with. */
+async function benchProduct(session: Session, env: Record<string, string>, big: SeedAccount, ids: string[], duration: number, baseline: Baseline) {
   const port = await freePort();
   const url = `https://127.0.0.1:${port}`;
   const product = session.child(startChild('product server', ['dist/main.js'], { ...env, PORT: String(port) }));
@@ -80,13 +83,18 @@ async function benchProduct(session: Session, env: Record<string, string>, big: 
 
   console.log(`Product server (node dist/main.js, pid ${product.pid}, LOG_LEVEL=warn) at ${url}; ${WARMUP_SECONDS} s warm-up + ${duration} s per scenario:`);
   const results: Measurement[] = [];
+  let bare: Measurement | undefined;
   for (const scenario of productScenarios(ids)) {
     results.push(await measure(scenario, 'product', { url, pid: product.pid, key: big.key, ca, sampler, duration }));
     console.log(line(results[results.length - 1]!));
+    if (bare) continue;
+    // Adjacent in time, so that both figures of the overhead ratio see the same machine.
+    bare = await baseline(ca, bodyFile);
+    console.log(`Product server again (pid ${product.pid}):`);
   }
   const hwm = sampler.highWaterMark();
   await product.stop();
-  return { results, idleRss, hwm, ca, bodyFile };
+  return { results, bare: bare!, idleRss, hwm };
 }
 
 async function benchBare(session: Session, env: Record<string, string>, ca: string, bodyFile: string, duration: number) {
@@ -113,7 +121,7 @@ async function main(): Promise<void> {
   const { duration } = options();
   const started = Date.now();
   const loadBefore = os.loadavg()[0] ?? 0;
-  if (loadBefore > 0.5) console.log(`Note: the 1-minute load average is ${loadBefore.toFixed(2)}; other work on this machine skews req/s and latency.`);
+  if (loadBefore > 0.5) console.log(`Note: the 1-minute load average is ${loadBefore.toFixed(2)}; other work on this machine skews every figure.`);
   console.log('Building (npm run build)...');
   execFileSync('npm', ['run', 'build', '--silent'], { cwd: REPO_ROOT, stdio: 'inherit' });
 
@@ -126,11 +134,11 @@ async function main(): Promise<void> {
     console.log(`Seeding SQLite in ${session.dataDir} ...`);
     const { big, ids, seconds } = await seed(env, session.dataDir);
     console.log(`  10,000 + 1,000 items in ${seconds.toFixed(1)} s`);
-    const product = await benchProduct(session, env, big, ids, duration);
-    const bare = await benchBare(session, env, product.ca, product.bodyFile, duration);
+    const baseline: Baseline = (ca, bodyFile) => benchBare(session, env, ca, bodyFile, duration);
+    const product = await benchProduct(session, env, big, ids, duration, baseline);
 
     const dataDirFs = execFileSync('df', ['--output=fstype', session.dataDir], { encoding: 'utf8' }).trim().split('\n').pop() ?? '?';
-    const results = [...product.results, bare];
+    const results = [...product.results, product.bare];
     const run: Run = { date: new Date(), duration, seedSeconds: seconds, idleRss: product.idleRss, productHwm: product.hwm, dataDirFs, loadBefore, results };
     console.log('\nTargets:');
     for (const t of targets(run)) console.log(`  ${t.pass ? 'PASS' : 'MISS'}  ${t.name}: ${t.measured} (goal ${t.goal})`);
