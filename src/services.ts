@@ -1,20 +1,22 @@
 // Storage and domain services, built from a Config without any HTTP: shared by the server's
 // composition root (app.ts) and the administration CLI, which needs no web stack.
 import type { Config } from './config.js';
-import { openStore } from './storage/db.js';
+import { openStore, type Store } from './storage/db.js';
 import { AccountRepository } from './storage/account-repository.js';
 import { ApiKeyRepository } from './storage/api-key-repository.js';
 import { ContentRepository } from './storage/content-repository.js';
 import { UserRepository } from './storage/user-repository.js';
+import { EventRepository } from './storage/event-repository.js';
 import { AccountService } from './domain/accounts.js';
 import { ApiKeyService } from './domain/api-keys.js';
 import { Authenticator } from './domain/auth.js';
 import { ContentService } from './domain/content.js';
+import { EventLog, LocalEventSignal, type EventSignal } from './domain/events.js';
 import { systemClock, type Clock } from './domain/ids.js';
 import { UserService } from './domain/users.js';
 
 /** Opens the store (applying migrations) and builds the domain services on it. */
-export async function openServices(config: Config, clock: Clock = systemClock) {
+export async function openServices(config: Config, clock: Clock = systemClock, signalFor: (store: Store) => EventSignal = (store) => new LocalEventSignal(store)) {
   const store = openStore(config.store);
   try {
     await store.migrate();
@@ -26,12 +28,16 @@ export async function openServices(config: Config, clock: Clock = systemClock) {
   const keyRepo = new ApiKeyRepository();
   const auth = new Authenticator(store, keyRepo, clock);
   const apiKeys = new ApiKeyService(store, keyRepo, userRepo, clock, auth);
+  const signal = signalFor(store);
+  const events = new EventLog(store, new EventRepository(store.dialect), clock, signal);
   return {
     store,
     auth,
     apiKeys,
-    accounts: new AccountService(store, new AccountRepository(), userRepo, apiKeys, clock),
-    users: new UserService(store, userRepo, clock, auth),
-    content: new ContentService(store, new ContentRepository(), clock),
+    signal,
+    events,
+    accounts: new AccountService(store, new AccountRepository(), userRepo, apiKeys, events, clock),
+    users: new UserService(store, userRepo, events, clock, auth),
+    content: new ContentService(store, new ContentRepository(), events, clock),
   };
 }

@@ -7,6 +7,7 @@ import { UniqueViolation } from '../storage/errors.js';
 import { PLANS, type Plan } from '../config.js';
 import { scopeErrors, type ApiKeyService } from './api-keys.js';
 import { DomainError, invalid, notFound, type FieldError } from './errors.js';
+import type { EventLog } from './events.js';
 import { newId, type Clock } from './ids.js';
 import { scopesForRole, type Role } from './permissions.js';
 import { isEmailAddress, normaliseEmail } from './users.js';
@@ -31,6 +32,7 @@ export class AccountService {
     private readonly repo: AccountRepository,
     private readonly users: UserRepository,
     private readonly keys: ApiKeyService,
+    private readonly events: EventLog,
     private readonly clock: Clock,
   ) {}
 
@@ -107,16 +109,9 @@ export class AccountService {
       created_at: now,
       updated_at: now,
     });
-    await this.users.insert(tx, {
-      id: userId,
-      account_id: accountId,
-      email: input.email,
-      name: input.name ?? 'Owner',
-      role: 'owner',
-      password_hash: null,
-      created_at: now,
-      updated_at: now,
-    });
+    const owner = { id: userId, email: input.email, name: input.name ?? 'Owner', role: 'owner', created_at: now, updated_at: now };
+    await this.users.insert(tx, { ...owner, account_id: accountId, password_hash: null });
+    await this.events.record(tx, accountId, [{ type: 'user.created', data: owner }]);
     const { key } = await this.keys.issue(tx, accountId, userId, 'Default key', scopesForRole('owner'));
     return { account_id: accountId, user_id: userId, api_key: key };
   }

@@ -2,6 +2,7 @@
 import type { Store } from '../storage/db.js';
 import type { ContentRepository, ContentRow, WriteGuard } from '../storage/content-repository.js';
 import { DomainError, forbidden, notFound } from './errors.js';
+import type { EventLog } from './events.js';
 import { newId, type Clock } from './ids.js';
 import { requireScope, type Principal } from './permissions.js';
 import { pageOf, pageWindow, type PageResult } from './schemas/common.js';
@@ -14,6 +15,7 @@ export class ContentService {
   constructor(
     private readonly store: Store,
     private readonly repo: ContentRepository,
+    private readonly events: EventLog,
     private readonly clock: Clock,
   ) {}
 
@@ -49,7 +51,10 @@ export class ContentService {
       published_at: status === 'published' ? now : null,
       version: 1,
     };
-    await this.store.transaction((tx) => this.repo.insert(tx, principal.accountId, row));
+    await this.events.change(principal.accountId, async (tx, emit) => {
+      await this.repo.insert(tx, principal.accountId, row);
+      emit('content.created', row);
+    });
     return row as ContentItem;
   }
 
@@ -57,10 +62,13 @@ export class ContentService {
     requireScope(principal, 'content:write');
     const now = this.clock().toISOString();
     const guard = this.guardFor(principal, precondition);
-    return this.store.transaction(async (tx) => {
+    return this.events.change(principal.accountId, async (tx, emit) => {
       const publishedAt = input.status === 'published' ? now : undefined;
       const row = await this.repo.update(tx, principal.accountId, id, input, now, guard, publishedAt);
-      if (row) return row as ContentItem;
+      if (row) {
+        emit('content.updated', row);
+        return row as ContentItem;
+      }
       throw this.explainMiss(await this.repo.get(tx, principal.accountId, id), principal, guard);
     });
   }
@@ -70,9 +78,12 @@ export class ContentService {
     requireScope(principal, 'content:write');
     const now = this.clock().toISOString();
     const guard = this.guardFor(principal, precondition);
-    return this.store.transaction(async (tx) => {
+    return this.events.change(principal.accountId, async (tx, emit) => {
       const row = await this.repo.archive(tx, principal.accountId, id, now, guard);
-      if (row) return row as ContentItem;
+      if (row) {
+        emit('content.updated', row);
+        return row as ContentItem;
+      }
       const current = await this.repo.get(tx, principal.accountId, id);
       if (current?.status === 'archived' && this.passes(current, principal, guard)) return current as ContentItem;
       throw this.explainMiss(current, principal, guard);
@@ -82,9 +93,10 @@ export class ContentService {
   async remove(principal: Principal, id: string, precondition: Precondition): Promise<void> {
     requireScope(principal, 'content:write');
     const guard = this.guardFor(principal, precondition);
-    await this.store.transaction(async (tx) => {
+    await this.events.change(principal.accountId, async (tx, emit) => {
       const deleted = await this.repo.delete(tx, principal.accountId, id, guard);
       if (!deleted) throw this.explainMiss(await this.repo.get(tx, principal.accountId, id), principal, guard);
+      emit('content.deleted', { id });
     });
   }
 

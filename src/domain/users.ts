@@ -4,6 +4,7 @@ import type { Store, Tx } from '../storage/db.js';
 import type { PublicUserRow, UserRepository } from '../storage/user-repository.js';
 import { UniqueViolation } from '../storage/errors.js';
 import { DomainError, forbidden, notFound } from './errors.js';
+import type { EventLog } from './events.js';
 import { newId, type Clock } from './ids.js';
 import { hashPassword } from './passwords.js';
 import { requireScope, type Principal, type Role } from './permissions.js';
@@ -19,6 +20,7 @@ export class UserService {
   constructor(
     private readonly store: Store,
     private readonly repo: UserRepository,
+    private readonly events: EventLog,
     private readonly clock: Clock,
     private readonly listener: UserChangeListener,
   ) {}
@@ -51,8 +53,13 @@ export class UserService {
       created_at: now,
       updated_at: now,
     };
-    await this.uniqueEmail(row.email, () => this.store.transaction((tx) => this.repo.insert(tx, row)));
     const { account_id: _a, password_hash: _p, ...user } = row;
+    await this.uniqueEmail(row.email, () =>
+      this.events.change(principal.accountId, async (tx, emit) => {
+        await this.repo.insert(tx, row);
+        emit('user.created', user);
+      }),
+    );
     return user as User;
   }
 
@@ -61,8 +68,8 @@ export class UserService {
     const passwordHash = input.password === undefined ? undefined : await hashPassword(input.password);
     const email = input.email === undefined ? undefined : normaliseEmail(input.email);
     const updated = await this.uniqueEmail(email, () =>
-      this.store.transaction(async (tx) => {
-        const target = await this.lockedTarget(tx, principal, id);
+      this.events.change(principal.accountId, async (tx, emit) => {
+        const target = await this.target(tx, principal, id);
         if (input.role !== undefined && input.role !== target.role) {
           if (target.id === principal.userId) throw forbidden('You cannot change your own role.');
           if (input.role === 'owner' && principal.role !== 'owner') throw forbidden('Only an owner may grant the owner role.');
@@ -75,6 +82,7 @@ export class UserService {
           ...(passwordHash !== undefined ? { password_hash: passwordHash } : {}),
           updated_at: this.clock().toISOString(),
         });
+        emit('user.updated', row!);
         return row!;
       }),
     );
@@ -84,21 +92,21 @@ export class UserService {
 
   async remove(principal: Principal, id: string): Promise<void> {
     requireScope(principal, 'users:write');
-    await this.store.transaction(async (tx) => {
-      const target = await this.lockedTarget(tx, principal, id);
+    await this.events.change(principal.accountId, async (tx, emit) => {
+      const target = await this.target(tx, principal, id);
       if (target.role === 'owner') await this.keepAnOwner(tx, principal.accountId);
       // Their keys go with them (foreign key cascade); their content stays and keeps `author`.
       await this.repo.delete(tx, principal.accountId, id);
+      emit('user.deleted', { id });
     });
     this.listener.userChanged(id);
   }
 
   /**
-   * Loads the target inside the transaction after locking the account's user set, so two owners
-   * demoting each other at once cannot leave the account without one. Admins never act on owners.
+   * Loads the target inside the account's write turn (EventLog.change), so two owners demoting each
+   * other at once cannot leave the account without one. Admins never act on owners.
    */
-  private async lockedTarget(tx: Tx, principal: Principal, id: string): Promise<PublicUserRow> {
-    await this.store.lockAccount(tx, principal.accountId);
+  private async target(tx: Tx, principal: Principal, id: string): Promise<PublicUserRow> {
     const target = await this.repo.get(tx, principal.accountId, id);
     if (!target) throw notFound('User');
     if (target.role === 'owner' && principal.role !== 'owner') throw forbidden('Only an owner may change or delete an owner.');

@@ -6,8 +6,10 @@ import type { AccountTable } from './schema.js';
 export type AccountRow = Selectable<AccountTable>;
 
 export class AccountRepository {
+  /** Inserts the account with its event sequence (the event log's counter and write lock). */
   async insert(tx: Tx, row: Insertable<AccountTable>): Promise<void> {
     await tx.insertInto('accounts').values(row).execute();
+    await tx.insertInto('event_sequences').values({ account_id: row.id, seq: 0 }).execute();
   }
 
   get(db: Db, accountId: string): Promise<AccountRow | undefined> {

@@ -5,6 +5,7 @@ import type { Database, Dialect } from './schema.js';
 import { sqliteDialect, translateSqliteError } from './dialect/sqlite.js';
 import { postgresDialect, translatePostgresError } from './dialect/postgres.js';
 import { migrationProvider } from './migrations/index.js';
+import { GroupCommit } from './group-commit.js';
 
 export type StoreConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 export type Db = Kysely<Database>;
@@ -13,15 +14,16 @@ export type Tx = Transaction<Database>;
 export interface Store {
   readonly db: Db;
   readonly dialect: Dialect;
-  /** Runs `work` in one transaction; driver errors come out translated (UniqueViolation, …). */
+  /**
+   * Runs `work` in one transaction and resolves once it is committed; driver errors come out
+   * translated (UniqueViolation, …). On SQLite, transactions that arrive together share one commit
+   * (group commit, see group-commit.ts), so `work` must only use `tx` and never wait on anything else.
+   */
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   /** Runs `work` outside a transaction with the same error translation. */
   run<T>(work: (db: Db) => Promise<T>): Promise<T>;
-  /**
-   * Serialises transactions that change one account's users (the last-owner rule): a row lock on
-   * PostgreSQL; nothing on SQLite, where a single connection already runs one transaction at a time.
-   */
-  lockAccount(tx: Tx, accountId: string): Promise<void>;
+  /** Calls `hook` once the transaction `tx` has committed; never if it rolls back. */
+  afterCommit(tx: Tx, hook: () => void): void;
   migrate(): Promise<string[]>;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -42,13 +44,41 @@ export function openStore(config: StoreConfig): Store {
     }
   }
 
+  const hooks = new WeakMap<Tx, (() => void)[]>();
+  /** Removes and returns the hooks registered on `tx` so far. */
+  const takeHooks = (tx: Tx) => {
+    const registered = hooks.get(tx) ?? [];
+    hooks.delete(tx);
+    return registered;
+  };
+  const groupCommit = dialect === 'sqlite' ? new GroupCommit(db, translate, takeHooks) : undefined;
+
   return {
     db,
     dialect,
-    transaction: (work) => guarded(() => db.transaction().execute(work)),
+    async transaction(work) {
+      if (groupCommit) return groupCommit.run(work);
+      let committed: Tx | undefined;
+      const value = await guarded(() =>
+        db.transaction().execute(async (tx) => {
+          try {
+            const result = await work(tx);
+            committed = tx;
+            return result;
+          } catch (error) {
+            takeHooks(tx);
+            throw error;
+          }
+        }),
+      );
+      for (const hook of takeHooks(committed!)) hook();
+      return value;
+    },
     run: (work) => guarded(() => work(db)),
-    async lockAccount(tx, accountId) {
-      if (dialect === 'postgres') await tx.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().execute();
+    afterCommit(tx, hook) {
+      const registered = hooks.get(tx);
+      if (registered) registered.push(hook);
+      else hooks.set(tx, [hook]);
     },
     async migrate() {
       const migrator = new Migrator({ db, provider: migrationProvider(dialect) });

@@ -68,7 +68,26 @@ export interface ContentCountTable {
   n: number;
 }
 
+/** Each account's last event number; written only by the event log. */
+export interface EventSequenceTable {
+  account_id: string;
+  seq: number;
+}
+
+export interface EventTable {
+  id: string;
+  account_id: string;
+  /** Per-account order: 1, 2, 3… in commit order, without gaps. */
+  seq: number;
+  type: string;
+  /** JSON text of the payload subscribers receive. */
+  data: string;
+  created_at: string;
+}
+
 export interface Database {
+  event_sequences: EventSequenceTable;
+  events: EventTable;
   content_counts: ContentCountTable;
   accounts: AccountTable;
   users: UserTable;

@@ -3,6 +3,7 @@ import type { Migration, MigrationProvider } from 'kysely';
 import type { Dialect } from '../schema.js';
 import { initial } from './001-initial.js';
 import { contentCounts } from './002-content-counts.js';
+import { events } from './003-events.js';
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return {
@@ -10,6 +11,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
       return {
         '001-initial': initial(dialect),
         '002-content-counts': contentCounts(dialect),
+        '003-events': events(dialect),
       };
     },
   };
