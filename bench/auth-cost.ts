@@ -53,7 +53,7 @@ try {
   start = cpuMicros();
   for (let i = 0; i < AUTHS; i++) await services.auth.authenticate(key);
   const authMicros = (cpuMicros() - start) / AUTHS;
-  await services.store.close();
+  await services.close();
 
   const overhead = authMicros / (routeMicros - authMicros);
   console.log(`list route (inject, ${ITEMS} items, limit=10): ${routeMicros.toFixed(1)} µs CPU per request`);

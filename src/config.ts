@@ -32,6 +32,8 @@ export interface Config {
   deprecations: Deprecation[];
   /** Seconds in-flight requests get to finish after SIGTERM. */
   shutdownGraceSeconds: number;
+  /** Days the event log keeps events (GET /v1/events, WebSocket resume). */
+  eventRetentionDays: number;
 }
 
 export class ConfigError extends Error {
@@ -169,5 +171,6 @@ export function loadConfig(environment: Env = process.env): Config {
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     deprecations: deprecations(env),
     shutdownGraceSeconds: integer(env, 'SHUTDOWN_GRACE_SECONDS', 0, 600, 10),
+    eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 1, 3650, 7),
   };
 }

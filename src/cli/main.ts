@@ -87,7 +87,7 @@ async function run(argv: string[]): Promise<unknown> {
       }
     }
   } finally {
-    await services.store.close();
+    await services.close();
   }
 }
 

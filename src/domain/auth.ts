@@ -26,6 +26,7 @@ export class Authenticator implements KeyRevocationListener, UserChangeListener 
   private lastUsed = new Map<string, string>();
   /** Bumped by every invalidation: a lookup that started before one must not be cached after it. */
   private generation = 0;
+  private readonly invalidationListeners: (() => void)[] = [];
 
   constructor(
     private readonly store: Store,
@@ -63,8 +64,14 @@ export class Authenticator implements KeyRevocationListener, UserChangeListener 
     this.invalidate((principal) => principal.userId === userId);
   }
 
+  /** Called after a key is revoked or a user changes on this instance (live connections re-check). */
+  onInvalidate(listener: () => void): void {
+    this.invalidationListeners.push(listener);
+  }
+
   private invalidate(matches: (principal: Principal) => boolean): void {
     this.generation++;
+    queueMicrotask(() => this.invalidationListeners.forEach((listener) => listener()));
     // Requests arriving from now on must not share a lookup that started before the change.
     this.pending.clear();
     for (const [hash, entry] of this.cache) if (matches(entry.principal)) this.cache.delete(hash);

@@ -3,6 +3,7 @@ import type { Store } from '../storage/db.js';
 import type { ContentRepository, ContentRow, WriteGuard } from '../storage/content-repository.js';
 import { DomainError, forbidden, notFound } from './errors.js';
 import type { EventLog } from './events.js';
+import { PageCache } from './page-cache.js';
 import { newId, type Clock } from './ids.js';
 import { requireScope, type Principal } from './permissions.js';
 import { pageOf, pageWindow, type PageResult } from './schemas/common.js';
@@ -12,6 +13,8 @@ import type { ContentCreate, ContentItem, ContentListItem, ContentListQuery, Con
 export type Precondition = number[] | undefined;
 
 export class ContentService {
+  private readonly pages = new PageCache<PageResult<ContentListItem>>();
+
   constructor(
     private readonly store: Store,
     private readonly repo: ContentRepository,
@@ -22,10 +25,17 @@ export class ContentService {
   async list(principal: Principal, query: ContentListQuery): Promise<PageResult<ContentListItem>> {
     requireScope(principal, 'content:read');
     const window = pageWindow(query);
+    const key = `${principal.accountId} ${query.type ?? ''} ${query.status ?? ''} ${window.limit} ${window.offset}`;
+    // Read before the page, so a page cached under this generation is never older than it.
+    const generation = await this.events.generation(principal.accountId);
+    const cached = this.pages.get(key, generation);
+    if (cached) return cached;
     const { rows, total } = await this.store.run((db) =>
       this.repo.list(db, principal.accountId, { type: query.type, status: query.status }, window.limit, window.offset),
     );
-    return pageOf(rows as ContentListItem[], total, window);
+    const page = pageOf(rows as ContentListItem[], total, window);
+    this.pages.set(key, generation, page);
+    return page;
   }
 
   async get(principal: Principal, id: string): Promise<ContentItem> {

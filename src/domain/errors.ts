@@ -8,6 +8,8 @@ export type ErrorCode =
   | 'not_found'
   | 'conflict'
   | 'precondition_failed'
+  | 'cursor_expired'
+  | 'upgrade_required'
   | 'validation_failed'
   | 'rate_limited'
   | 'quota_exceeded'

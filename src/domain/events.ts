@@ -1,8 +1,10 @@
 // The write side of the event log (CONTRACT.md §9): every change of an account runs through
 // `change()`, which takes the account's write turn, lets the work emit events, and writes them in
-// the same transaction. Listeners hear of them only after commit, through the EventSignal.
+// the same transaction. Listeners hear of them only after commit, through the EventSignal
+// (src/storage/event-signal.ts).
 import type { Store, Tx } from '../storage/db.js';
 import type { EventRepository, EventRow } from '../storage/event-repository.js';
+import type { EventSignal } from '../storage/event-signal.js';
 import { newId, type Clock } from './ids.js';
 
 export const EVENT_TYPES = [
@@ -29,15 +31,6 @@ export interface StoredEvent extends PublicEvent {
   seq: number;
 }
 
-/** Wakes listeners on every instance once an account's events have committed. */
-export interface EventSignal {
-  /** Called inside the transaction; listeners must hear of it only if and when it commits. */
-  announce(tx: Tx, accountId: string, seq: number): Promise<void>;
-  /** Registers a listener for announcements made by any instance. */
-  listen(listener: (accountId: string, seq: number) => void): void;
-  close(): Promise<void>;
-}
-
 /** Work that must commit together with the events, such as queueing webhook deliveries. */
 export interface EventSink {
   recorded(tx: Tx, events: StoredEvent[]): Promise<void>;
@@ -54,6 +47,16 @@ export class EventLog {
     private readonly clock: Clock,
     private readonly signal: EventSignal,
   ) {}
+
+  /** The account's last event number: changes whenever anything in the account changes. */
+  generation(accountId: string): Promise<number> {
+    return this.store.run((db) => this.repo.lastSeq(db, accountId));
+  }
+
+  /** Deletes up to `batch` events created before `before` (retention); returns how many went. */
+  prune(before: string, batch: number): Promise<number> {
+    return this.store.run((db) => this.repo.prune(db, before, batch));
+  }
 
   addSink(sink: EventSink): void {
     this.sinks.push(sink);
@@ -106,26 +109,4 @@ export function fromRow(row: EventRow): StoredEvent {
     accountId: row.account_id,
     seq: Number(row.seq),
   };
-}
-
-/** In-process signal: for SQLite (one process) and for tests. */
-export class LocalEventSignal implements EventSignal {
-  private readonly listeners: ((accountId: string, seq: number) => void)[] = [];
-
-  constructor(private readonly store: Store) {}
-
-  async announce(tx: Tx, accountId: string, seq: number): Promise<void> {
-    this.store.afterCommit(tx, () => this.deliver(accountId, seq));
-  }
-
-  listen(listener: (accountId: string, seq: number) => void): void {
-    this.listeners.push(listener);
-  }
-
-  /** Tells this process's listeners; signals from other instances arrive here too. */
-  deliver(accountId: string, seq: number): void {
-    for (const listener of this.listeners) listener(accountId, seq);
-  }
-
-  async close(): Promise<void> {}
 }

@@ -7,6 +7,12 @@ import { requireScope, type Principal, type Scope } from '../domain/permissions.
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
+    /** The key the principal came from (the WebSocket channel re-checks it while connected). */
+    credential: string | null;
+  }
+  interface FastifyContextConfig {
+    /** The route also takes the key from `?token=` (WebSocket clients cannot always set headers). */
+    queryToken?: boolean;
   }
 }
 
@@ -19,7 +25,10 @@ export function bearerToken(header: string | undefined): string | undefined {
 
 export function authenticate(auth: Authenticator) {
   return async (request: FastifyRequest): Promise<void> => {
-    const token = bearerToken(request.headers.authorization);
+    const query = request.query as Record<string, unknown> | undefined;
+    const token =
+      bearerToken(request.headers.authorization) ??
+      (request.routeOptions.config?.queryToken && typeof query?.token === 'string' ? query.token : undefined);
     const principal = token === undefined ? undefined : await auth.authenticate(token);
     if (!principal) {
       throw new DomainError(
@@ -28,6 +37,7 @@ export function authenticate(auth: Authenticator) {
       );
     }
     request.principal = principal;
+    request.credential = token!;
   };
 }
 

@@ -23,6 +23,8 @@ const STATUS: Record<ErrorCode, number> = {
   not_found: 404,
   conflict: 409,
   precondition_failed: 412,
+  cursor_expired: 410,
+  upgrade_required: 426,
   validation_failed: 422,
   rate_limited: 429,
   quota_exceeded: 429,

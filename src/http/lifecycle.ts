@@ -5,13 +5,16 @@ export class Lifecycle {
   inFlight = 0;
   private idle: (() => void)[] = [];
 
-  begin(): void {
+  /** Counts a request in; returns the function that counts it out (safe to call more than once). */
+  begin(): () => void {
     this.inFlight++;
-  }
-
-  end(): void {
-    this.inFlight--;
-    if (this.inFlight === 0) for (const resolve of this.idle.splice(0)) resolve();
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.inFlight--;
+      if (this.inFlight === 0) for (const resolve of this.idle.splice(0)) resolve();
+    };
   }
 
   /** Resolves when no request is in flight, or after `ms`; true when it drained in time. */

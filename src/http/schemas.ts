@@ -31,9 +31,11 @@ const ERROR_TEXT: Record<number, string> = {
   403: "The key's role or scopes do not allow this.",
   404: 'No such resource in this account.',
   409: 'Conflicts with the current state.',
+  410: 'The cursor is unknown or older than the retention period.',
   412: 'If-Match does not match the current ETag.',
   413: 'Body larger than 2 MiB.',
   415: 'Body is not application/json.',
+  426: 'A WebSocket endpoint reached without an upgrade request.',
   422: 'The body failed validation; errors lists every failing field.',
   429: 'Rate limit or monthly quota exceeded; see Retry-After.',
 };

@@ -1,12 +1,13 @@
 // The HTTP application: Fastify with request ids, the response envelope's meta, one request log
 // line, errors in the contract's shape, 404/405, deprecation headers, and the /v1 routes.
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
 import type { ContentService } from '../domain/content.js';
 import type { Authenticator } from '../domain/auth.js';
 import type { UserService } from '../domain/users.js';
 import type { ApiKeyService } from '../domain/api-keys.js';
+import type { EventFeed } from '../domain/event-feed.js';
 import { DomainError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { authenticate, requireDeclaredScope } from './auth.js';
@@ -18,6 +19,7 @@ import { contentRoutes } from './routes/content.js';
 import { userRoutes } from './routes/users.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { healthRoutes } from './routes/health.js';
+import { eventRoutes } from './routes/events.js';
 import { ErrorBody } from './schemas.js';
 import { validatorCompiler } from './validation.js';
 import { deprecationHeaders } from './deprecation.js';
@@ -28,6 +30,9 @@ export interface HttpDeps {
   users: UserService;
   apiKeys: ApiKeyService;
   auth: Authenticator;
+  feed: EventFeed;
+  /** The WebSocket channel (/v1/ws), built by the composition root with the live event stream. */
+  realtime: FastifyPluginAsync;
   ready: () => Promise<void>;
   lifecycle: Lifecycle;
   /** Where log lines go; defaults to stdout. Tests pass a stream they can read. */
@@ -35,6 +40,10 @@ export interface HttpDeps {
 }
 
 declare module 'fastify' {
+  interface FastifyRequest {
+    /** Marks the request finished for graceful shutdown (an upgraded WebSocket is no longer a request). */
+    endInFlight: (() => void) | null;
+  }
   interface FastifyContextConfig {
     /** The response is a document of its own (OpenAPI, docs assets): no meta is added. */
     raw?: boolean;
@@ -73,6 +82,8 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
   app.setValidatorCompiler(validatorCompiler());
   app.addSchema(ErrorBody);
   app.decorateRequest('principal', null);
+  app.decorateRequest('credential', null);
+  app.decorateRequest('endInFlight', null);
 
   // JSON is the only media type accepted (Fastify's built-in text/plain parser goes too: 415).
   // An empty JSON body on a route without one (archive) is no body at all, not a syntax error.
@@ -90,8 +101,8 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
 
   const deprecated = deprecationHeaders(config.deprecations);
   app.addHook('onRequest', async (request, reply) => {
-    lifecycle.begin();
-    reply.raw.once('close', () => lifecycle.end());
+    request.endInFlight = lifecycle.begin();
+    reply.raw.once('close', request.endInFlight);
     reply.header('X-Request-Id', request.id);
     const headers = deprecated.get(`${request.method} ${request.routeOptions.url}`);
     if (headers) reply.headers(headers);
@@ -110,6 +121,15 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
   });
 
   app.addHook('onResponse', async (request, reply) => {
+    // Also here: a refused WebSocket upgrade's response never emits 'close'.
+    request.endInFlight?.();
+    // A refused upgrade's connection can carry nothing more (it is not an HTTP/1.1 keep-alive
+    // connection of the server's): finish writing, then close it.
+    if (/\bupgrade\b/i.test(request.headers.connection ?? '') && reply.statusCode !== 101) {
+      const socket = request.raw.socket;
+      socket.end();
+      setTimeout(() => socket.destroy(), 1000).unref();
+    }
     request.log.info(
       {
         method: request.method,
@@ -154,6 +174,8 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
       await v1.register(contentRoutes(deps.content));
       await v1.register(userRoutes(deps.users));
       await v1.register(apiKeyRoutes(deps.apiKeys));
+      await v1.register(eventRoutes(deps.feed));
+      await v1.register(deps.realtime);
     },
     { prefix: '/v1' },
   );

@@ -44,22 +44,17 @@ export class EventRepository {
     return db.selectFrom('events').select('seq').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
   }
 
-  /** Events after `afterSeq`, oldest first. */
-  listAfter(db: Db, accountId: string, afterSeq: number, limit: number): Promise<EventRow[]> {
-    return db
-      .selectFrom('events')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .where('seq', '>', afterSeq)
-      .orderBy('seq')
-      .limit(limit)
-      .execute();
+  /** Events after `afterSeq`, oldest first; only the given types when `types` is set. */
+  listAfter(db: Db, accountId: string, afterSeq: number, limit: number, types?: readonly string[]): Promise<EventRow[]> {
+    let query = db.selectFrom('events').selectAll().where('account_id', '=', accountId).where('seq', '>', afterSeq);
+    if (types !== undefined) query = query.where('type', 'in', types.length ? [...types] : ['']);
+    return query.orderBy('seq').limit(limit).execute();
   }
 
-  /** The oldest retained event number of the account, or undefined when none is retained. */
-  async firstSeq(db: Db, accountId: string): Promise<number | undefined> {
-    const row = await db.selectFrom('events').select((eb) => eb.fn.min('seq').as('first')).where('account_id', '=', accountId).executeTakeFirst();
-    return row?.first == null ? undefined : Number(row.first);
+  /** The last event numbers of several accounts at once. */
+  async lastSeqs(db: Db, accountIds: string[]): Promise<Map<string, number>> {
+    const rows = await db.selectFrom('event_sequences').select(['account_id', 'seq']).where('account_id', 'in', accountIds).execute();
+    return new Map(rows.map((r) => [r.account_id, Number(r.seq)]));
   }
 
   /** Deletes up to `batch` events created before `before`; returns how many went. */

@@ -33,7 +33,14 @@ export interface TestServer {
 
 let counter = 0;
 
-export async function startServer(store: StoreKind, options: { env?: Record<string, string>; clock?: Clock } = {}): Promise<TestServer> {
+export interface ServerOptions {
+  env?: Record<string, string>;
+  clock?: Clock;
+  wsPingIntervalMs?: number;
+  eventPollMs?: number;
+}
+
+export async function startServer(store: StoreKind, options: ServerOptions = {}): Promise<TestServer> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'cms-test-'));
   const pgDb = store === 'postgres' ? await createPostgresDatabase() : undefined;
   const config = loadConfig({
@@ -51,7 +58,7 @@ export async function startServer(store: StoreKind, options: { env?: Record<stri
       done();
     },
   });
-  const app = await createApp(config, { clock: options.clock, logStream });
+  const app = await createApp(config, { clock: options.clock, logStream, wsPingIntervalMs: options.wsPingIntervalMs, eventPollMs: options.eventPollMs });
   const listener = await app.listen();
   // TLS=off (behind a proxy) speaks plain HTTP and generates no certificate.
   const tls = config.tls.mode === 'on';

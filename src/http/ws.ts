@@ -1,0 +1,109 @@
+// The real-time channel, /v1/ws (CONTRACT.md §9). The upgrade goes through the /v1 hooks like any
+// request (401 for a bad key, 403 without events:read, rate limits), then each connection
+// subscribes to event names and receives the account's events in commit order, optionally
+// replaying the retained log from a cursor first. Connection-wide chores (pings, revoked keys,
+// shutdown) run from one timer per instance, not one per socket.
+import type { FastifyPluginAsync } from 'fastify';
+import websocket from '@fastify/websocket';
+import type { WebSocket } from 'ws';
+import Type from 'typebox';
+import type { Authenticator } from '../domain/auth.js';
+import type { EventFeed } from '../domain/event-feed.js';
+import type { EventStream } from '../domain/event-stream.js';
+import { DomainError } from '../domain/errors.js';
+import { errorResponses, needs } from './schemas.js';
+import { Connection } from './ws-connection.js';
+
+export const MAX_MESSAGE_BYTES = 64 * 1024;
+const PING_INTERVAL_MS = 30_000;
+const RECHECK_INTERVAL_MS = 2_000;
+
+export interface RealtimeDeps {
+  auth: Authenticator;
+  feed: EventFeed;
+  stream: EventStream;
+  /** 30 s; tests shorten it. */
+  pingIntervalMs?: number;
+}
+
+export interface Realtime {
+  plugin: FastifyPluginAsync;
+  /** Closes every connection with 1001 (going away), for shutdown. */
+  closeAll(): void;
+}
+
+export function realtime(deps: RealtimeDeps): Realtime {
+  const connections = new Set<Connection>();
+
+  // One timer for every connection: ping, and drop those that did not answer the last ping.
+  const pinger = setInterval(() => {
+    for (const connection of connections) connection.heartbeat();
+  }, deps.pingIntervalMs ?? PING_INTERVAL_MS);
+  pinger.unref();
+
+  // A key revoked (or its user deleted or demoted) on any instance closes its sockets within
+  // seconds; on this instance the Authenticator tells us at once.
+  const recheck = () => {
+    const byToken = new Map<string, Connection[]>();
+    for (const c of connections) byToken.set(c.token, [...(byToken.get(c.token) ?? []), c]);
+    for (const [token, group] of byToken) {
+      deps.auth.authenticate(token).then(
+        (principal) => group.forEach((c) => (principal ? c.updatePrincipal(principal) : c.close(1008, 'API key revoked or expired'))),
+        () => {},
+      );
+    }
+  };
+  const rechecker = setInterval(recheck, RECHECK_INTERVAL_MS);
+  rechecker.unref();
+  deps.auth.onInvalidate(recheck);
+
+  const plugin: FastifyPluginAsync = async (app) => {
+    await app.register(websocket, { options: { maxPayload: MAX_MESSAGE_BYTES } });
+    app.addHook('onClose', async () => {
+      clearInterval(pinger);
+      clearInterval(rechecker);
+    });
+
+    app.route({
+      method: 'GET',
+      url: '/ws',
+      config: { queryToken: true },
+      schema: {
+        operationId: 'realtime',
+        summary: 'Real-time events over WebSocket',
+        description:
+          'Upgrade to a WebSocket (wss://). The key goes in the token query parameter or the Authorization header. ' +
+          'See docs/realtime.md for the messages. A plain HTTP GET (no upgrade) gets 426.',
+        tags: ['Events'],
+        ...needs('events:read'),
+        querystring: Type.Object({ token: Type.Optional(Type.String({ description: 'The API key (alternative to the Authorization header).' })) }),
+        response: {
+          101: Type.Null({ description: 'Switching Protocols: the connection is now a WebSocket.' }),
+          ...errorResponses(400, 403, 426),
+        },
+      },
+      handler: async (_request, reply) => {
+        reply.header('Upgrade', 'websocket');
+        throw new DomainError('upgrade_required', 'This endpoint speaks WebSocket only: send an upgrade request (wss://…/v1/ws).');
+      },
+      wsHandler: (socket: WebSocket, request) => {
+        request.endInFlight?.();
+        const connection = new Connection(socket, request.principal!, request.credential!, deps.feed, deps.stream, request.log);
+        connections.add(connection);
+        request.log.info({ url: '/v1/ws', account_id: request.principal!.accountId, remote_address: request.ip }, 'websocket opened');
+        socket.once('close', (code) => {
+          connections.delete(connection);
+          connection.detach();
+          request.log.info({ account_id: request.principal!.accountId, close_code: code }, 'websocket closed');
+        });
+      },
+    });
+  };
+
+  return {
+    plugin,
+    closeAll() {
+      for (const connection of connections) connection.close(1001, 'server shutting down');
+    },
+  };
+}
