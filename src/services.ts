@@ -14,6 +14,13 @@ import { ContentService } from './domain/content.js';
 import { EventLog, LocalEventSignal, type EventSignal } from './domain/events.js';
 import { systemClock, type Clock } from './domain/ids.js';
 import { UserService } from './domain/users.js';
+import { MemoryRateStore, type RateStore } from './storage/rate-store.js';
+import { RedisRateStore, type RedisStateListener } from './storage/redis-rate-store.js';
+import { UsageRepository } from './storage/usage-repository.js';
+import { RateLimiter } from './domain/rate-limiter.js';
+import { UsageAlerts } from './domain/usage-alerts.js';
+import { UsageLedger } from './domain/usage-ledger.js';
+import { UsageService } from './domain/usage.js';
 
 /** Opens the store (applying migrations) and builds the domain services on it. */
 export async function openServices(config: Config, clock: Clock = systemClock, signalFor: (store: Store) => EventSignal = (store) => new LocalEventSignal(store)) {
@@ -39,5 +46,45 @@ export async function openServices(config: Config, clock: Clock = systemClock, s
     accounts: new AccountService(store, new AccountRepository(), userRepo, apiKeys, events, clock),
     users: new UserService(store, userRepo, events, clock, auth),
     content: new ContentService(store, new ContentRepository(), events, clock),
+  };
+}
+
+type Services = Awaited<ReturnType<typeof openServices>>;
+
+/**
+ * Rate limits and quotas (server only: the CLI needs none): counters in this process, or in Redis
+ * when REDIS_URL is set; usage recorded in the store in batches.
+ */
+export async function openLimits(config: Config, services: Services, clock: Clock = systemClock, onRedisState: RedisStateListener = () => {}) {
+  let rates: RateStore = new MemoryRateStore();
+  if (config.redisUrl !== undefined && config.limits.enabled) {
+    const redis = new RedisRateStore(config.redisUrl, config.limits.redisKeyPrefix, onRedisState);
+    // Start without Redis rather than not at all: the store fails open until it connects.
+    if (!(await redis.connected(2000))) onRedisState('down', new Error('Redis did not answer within 2 s of start-up'));
+    rates = redis;
+  }
+  const repo = new UsageRepository();
+  const ledger = new UsageLedger(services.store, repo);
+  const alerts = new UsageAlerts(services.events, repo, clock);
+  const limiter = new RateLimiter(rates, ledger, alerts, config.limits, clock);
+  let pruned = 0;
+  return {
+    limiter,
+    usage: new UsageService(services.store, repo, ledger, limiter, config.limits, clock),
+    /** Writes the usage gathered so far (every few seconds, and on shutdown); now and then prunes old alert markers. */
+    async flush() {
+      await ledger.flush();
+      if (Date.now() - pruned < 3_600_000) return;
+      pruned = Date.now();
+      // A marker matters until its cycle (at most a month) or window is over; keep two months.
+      const before = new Date(clock().getTime() - 62 * 24 * 3_600_000).toISOString();
+      await services.store.run((db) => repo.pruneAlerts(db, before));
+    },
+    /** Waits for alerts being written, writes the last usage, lets go of Redis. The store stays open. */
+    async close() {
+      await alerts.settled();
+      await ledger.flush();
+      await rates.close();
+    },
   };
 }

@@ -100,5 +100,8 @@ function toPrincipal(row: KeyPrincipalRow): Principal {
     role: row.role as Role,
     scopes: JSON.parse(row.scopes) as Scope[],
     plan: row.plan,
+    rateLimit: row.rate_limit === null ? null : Number(row.rate_limit),
+    quota: row.quota === null ? null : Number(row.quota),
+    accountCreatedAt: row.account_created_at,
   };
 }

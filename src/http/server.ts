@@ -21,6 +21,10 @@ import { healthRoutes } from './routes/health.js';
 import { ErrorBody } from './schemas.js';
 import { validatorCompiler } from './validation.js';
 import { deprecationHeaders } from './deprecation.js';
+import type { RateLimiter } from '../domain/rate-limiter.js';
+import type { UsageService } from '../domain/usage.js';
+import { installRateLimits } from './rate-limit.js';
+import { usageRoutes } from './routes/usage.js';
 
 export interface HttpDeps {
   config: Config;
@@ -28,6 +32,8 @@ export interface HttpDeps {
   users: UserService;
   apiKeys: ApiKeyService;
   auth: Authenticator;
+  limiter: RateLimiter;
+  usage: UsageService;
   ready: () => Promise<void>;
   lifecycle: Lifecycle;
   /** Where log lines go; defaults to stdout. Tests pass a stream they can read. */
@@ -104,6 +110,9 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
     }
   });
 
+  // Rate limits come right after the request id and before everything else (CONTRACT.md §3, §8).
+  if (config.limits.enabled) installRateLimits(app, deps.limiter, deps.auth);
+
   app.addHook('preSerialization', async (request, reply, payload) => {
     if (request.routeOptions.config?.raw || payload === null || typeof payload !== 'object' || Array.isArray(payload)) return payload;
     return { ...payload, meta: { request_id: request.id, response_time: `${reply.elapsedTime.toFixed(2)}ms` } };
@@ -154,6 +163,7 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
       await v1.register(contentRoutes(deps.content));
       await v1.register(userRoutes(deps.users));
       await v1.register(apiKeyRoutes(deps.apiKeys));
+      await v1.register(usageRoutes(deps.usage));
     },
     { prefix: '/v1' },
   );
