@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
+import type { Clock } from '../../src/domain/ids.js';
 import { Client } from './client.js';
 import type { TestServer } from './server.js';
 
@@ -16,7 +17,8 @@ export interface SecondInstance {
   close(): Promise<void>;
 }
 
-export async function startSecondInstance(server: TestServer): Promise<SecondInstance> {
+/** `env` adds to the configuration (REDIS_URL, say); `clock` is the instance's own. */
+export async function startSecondInstance(server: TestServer, options: { env?: Record<string, string>; clock?: Clock } = {}): Promise<SecondInstance> {
   const store = server.app.config.store;
   // SQLite lives in DATA_DIR, so share it; on PostgreSQL the instance gets a directory of its own.
   const dataDir = store.kind === 'sqlite' ? server.dataDir : await fs.mkdtemp(path.join(os.tmpdir(), 'cms-second-'));
@@ -26,9 +28,10 @@ export async function startSecondInstance(server: TestServer): Promise<SecondIns
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
     ...(store.kind === 'postgres' ? { DATABASE_URL: store.url } : {}),
+    ...options.env,
   });
   const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
-  const app = await createApp(config, { logStream: sink });
+  const app = await createApp(config, { logStream: sink, clock: options.clock });
   const listener = await app.listen();
   const ca = await fs.readFile(path.join(dataDir, 'tls-cert.pem'), 'utf8');
   const client = new Client(`https://127.0.0.1:${listener.address.port}`, ca);
