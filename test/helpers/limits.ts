@@ -130,7 +130,7 @@ export async function usageAlerts(db: Db, accountId: string): Promise<StoredAler
 }
 
 /** Polls `probe` until it returns something truthy (alerts are written just after the response). */
-export async function eventually<T>(probe: () => Promise<T>, what: string, timeoutMs = 5000): Promise<T> {
+export async function eventually<T>(probe: () => Promise<T | false | undefined>, what: string, timeoutMs = 5000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
