@@ -145,6 +145,25 @@ for (const store of testStores()) {
         assert.deepEqual([after.period_start, after.period_end, after.used], ['2028-02-29T00:00:00.000Z', '2028-03-31T00:00:00.000Z', 1]);
       });
 
+      it('counts a WebSocket upgrade toward the hourly limit but not the quota, and refuses it once the quota is spent', async () => {
+        time.set('2027-03-15T12:00:00.000Z');
+        const { key } = await server.account({ plan: 'free', quota: 2 });
+        // No WebSocket route is mounted here, so Node serves these as plain requests: what matters
+        // is how they are counted. The key may come as ?token=, as browsers cannot set headers.
+        const upgrade = { upgrade: 'websocket', connection: 'Upgrade', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' };
+        for (let i = 0; i < 3; i++) assert.equal((await server.client.get('/v1/content', { key, headers: upgrade })).status, 200);
+        const byToken = await server.client.get(`/v1/content?token=${key}`, { headers: upgrade });
+        assert.equal(byToken.status, 400, 'token is no query parameter of the list itself');
+        assert.equal(rateHeaders(byToken).policy, '"hourly";q=100;w=3600', 'but it names the account');
+        const usage = await server.client.get('/v1/usage', { key });
+        assert.equal(usage.body.data.used, 1, 'only this request uses the quota');
+        assert.equal(rateHeaders(usage).remaining, 100 - 5);
+        assert.equal((await server.client.get('/v1/content', { key })).status, 200);
+        assertQuotaExceeded(await server.client.get('/v1/content', { key, headers: upgrade }));
+        // Without the upgrade, ?token= is not a way to present a key.
+        assert.equal(rateHeaders(await server.client.get(`/v1/content?token=${key}`)).policy, '"ip";q=60;w=60');
+      });
+
       it('never lets concurrent requests past the quota: each holds a unit until it is answered', async () => {
         time.set('2027-03-15T12:00:00.000Z');
         const { key } = await server.account({ plan: 'pro', quota: 25 });
