@@ -8,6 +8,7 @@ import { assertNoRateHeaders, countersEnv, counterKinds, manualClock, rateHeader
 import { runCli } from './helpers/process.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { testStores } from './helpers/stores.js';
+import { ConfigError, loadConfig } from '../src/config.js';
 
 const HOUR = 3_600_000;
 const MiB = 1024 * 1024;
@@ -275,6 +276,37 @@ for (const store of testStores()) {
   });
 }
 
+describe('the OpenAPI document', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer('sqlite');
+  });
+  after(() => server.close());
+
+  it('describes GET /v1/usage and the rate-limit headers of every response', async () => {
+    const res = await server.client.get('/v1/openapi.json');
+    assert.equal(res.status, 200);
+    const doc = res.body;
+    const usage = doc.paths['/v1/usage'].get;
+    assert.equal(usage.operationId, 'getUsage');
+    assert.deepEqual(Object.keys(usage.responses['200'].content['application/json'].schema.properties.data.properties).sort(), [
+      'keys', 'period_end', 'period_start', 'plan', 'quota', 'rate_limit', 'remaining', 'used',
+    ]);
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { responses: Record<string, { headers?: object }> }>>)) {
+      for (const [method, operation] of Object.entries(item)) {
+        for (const [status, response] of Object.entries(operation.responses)) {
+          const names = Object.keys(response.headers ?? {});
+          for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit']) {
+            assert.ok(names.includes(name), `${method} ${path} ${status} lacks ${name}`);
+          }
+          assert.equal(names.includes('Retry-After'), status === '429', `${method} ${path} ${status}`);
+        }
+      }
+    }
+    assert.equal(doc.components.headers['Retry-After'].schema.minimum, 1);
+  });
+});
+
 describe('the probes, the documentation pages and the plain-HTTP refusal', () => {
   let server: TestServer;
   before(async () => {
@@ -298,5 +330,41 @@ describe('the probes, the documentation pages and the plain-HTTP refusal', () =>
       plain.close();
     }
     assert.equal(rateHeaders(await server.client.get('/v1/content')).remaining, before - 1);
+  });
+});
+
+describe('rate-limit configuration', () => {
+  it('has the contract\'s defaults, takes figures per plan, and names the variable of a bad value', () => {
+    const defaults = loadConfig({ DATA_DIR: '/tmp/unused' }).limits;
+    assert.deepEqual(defaults, {
+      enabled: true,
+      hourly: { free: 100, basic: 1000, pro: 10_000, enterprise: 100_000 },
+      monthly: { free: 2000, basic: 20_000, pro: 200_000, enterprise: 2_000_000 },
+      perAddress: 60,
+      redisKeyPrefix: 'cms:',
+    });
+    const set = loadConfig({ DATA_DIR: '/tmp/unused', RATE_LIMITS: 'off', PLAN_RATE_LIMITS: 'free=50, enterprise=500000', PLAN_QUOTAS: 'basic=30000', IP_RATE_LIMIT: '20', REDIS_KEY_PREFIX: 'tenant-a:' }).limits;
+    assert.deepEqual(set, {
+      enabled: false,
+      hourly: { free: 50, basic: 1000, pro: 10_000, enterprise: 500_000 },
+      monthly: { free: 2000, basic: 30_000, pro: 200_000, enterprise: 2_000_000 },
+      perAddress: 20,
+      redisKeyPrefix: 'tenant-a:',
+    });
+    const bad: [Record<string, string>, string][] = [
+      [{ RATE_LIMITS: 'maybe' }, 'RATE_LIMITS'],
+      [{ PLAN_RATE_LIMITS: 'gold=5' }, 'PLAN_RATE_LIMITS'],
+      [{ PLAN_RATE_LIMITS: 'free=0' }, 'PLAN_RATE_LIMITS'],
+      [{ PLAN_QUOTAS: 'pro' }, 'PLAN_QUOTAS'],
+      [{ PLAN_QUOTAS: 'pro=1.5' }, 'PLAN_QUOTAS'],
+      [{ IP_RATE_LIMIT: '0' }, 'IP_RATE_LIMIT'],
+    ];
+    for (const [env, variable] of bad) {
+      assert.throws(
+        () => loadConfig({ DATA_DIR: '/tmp/unused', ...env }),
+        (error: unknown) => error instanceof ConfigError && error.variable === variable,
+        JSON.stringify(env),
+      );
+    }
   });
 });

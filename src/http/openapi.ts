@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { documentRateLimitHeaders } from './rate-limit-docs.js';
 
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
@@ -42,6 +43,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           if (operation?.requestBody?.content?.['application/json']?.schema?.['x-optional-body']) operation.requestBody.required = false;
         }
       }
+      documentRateLimitHeaders(document as Parameters<typeof documentRateLimitHeaders>[0]);
       return document;
     },
     refResolver: {
