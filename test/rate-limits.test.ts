@@ -253,6 +253,24 @@ for (const store of testStores()) {
     });
   });
 
+  describe(`rate-limit headers when the quota cannot be read (${store})`, () => {
+    it('shows the account\'s window on the error when the store breaks before the quota was first read', async () => {
+      const time = manualClock('2027-03-10T09:00:00.000Z');
+      const server = await startServer(store, { clock: time.clock });
+      try {
+        const { key } = await server.account({ plan: 'free' });
+        // An unknown path checks the key (cached now) but never reads the quota.
+        assert.equal(rateHeaders(await server.client.get('/v1/nowhere', { key })).remaining, 99);
+        await server.app.store.close();
+        const broken = await server.client.get('/v1/content', { key });
+        assert.ok(broken.status === 500 || broken.status === 503, broken.text);
+        assert.deepEqual([rateHeaders(broken).policy, rateHeaders(broken).remaining], ['"hourly";q=100;w=3600', 98]);
+      } finally {
+        await server.close();
+      }
+    });
+  });
+
   describe(`RATE_LIMITS=off (${store})`, () => {
     let server: TestServer;
     before(async () => {

@@ -4,7 +4,7 @@
 // holds one unit of the quota until it is answered: a 2xx spends it, anything else gives it back.
 import { isIPv6 } from 'node:net';
 import type { LimitsConfig } from '../config.js';
-import type { QuotaProbe, RateStore } from '../storage/rate-store.js';
+import type { QuotaProbe, RateStore, Usage } from '../storage/rate-store.js';
 import { LimitExceeded } from './errors.js';
 import type { Clock } from './ids.js';
 import type { Principal } from './permissions.js';
@@ -33,6 +33,8 @@ export interface Admission {
   settle?: (succeeded: boolean) => Promise<void>;
   /** The usage alert this request raised (the first 429 of a window), being written. */
   alert?: Promise<void>;
+  /** The request was counted but its quota could not be checked (store unreachable): answer this error. */
+  failure?: unknown;
 }
 
 export type RouteKind = 'route' | 'unknown' | 'upgrade';
@@ -77,13 +79,22 @@ export class RateLimiter {
       return {
         state,
         refusal: new LimitExceeded('rate_limited', `The rate limit of ${allowance.perHour} requests per hour is used up; retry in ${retry} s.`, retry),
-        alert: this.alerts.raise(principal.accountId, `rate_limit:${periodEnd}`, {
-          kind: 'rate_limit', threshold: null, used: hit.count, limit: allowance.perHour, period_end: periodEnd,
-        }),
+        alert: this.alerts.raise(principal.accountId, [
+          { marker: `rate_limit:${periodEnd}`, alert: { kind: 'rate_limit', threshold: null, used: hit.count, limit: allowance.perHour, period_end: periodEnd } },
+        ]),
       };
     }
 
-    const usage = hit.used !== undefined ? hit : await this.rates.seed(quota, await this.ledger.total(principal.accountId, cycle.start.toISOString()), t, cycle.end.getTime() - t + USAGE_KEPT_MS);
+    let usage: Usage = hit;
+    if (usage.used === undefined) {
+      // The store does not hold this cycle's count yet: start it from what is recorded.
+      try {
+        const recorded = await this.ledger.total(principal.accountId, cycle.start.toISOString());
+        usage = await this.rates.seed(quota, recorded, t, cycle.end.getTime() - t + USAGE_KEPT_MS);
+      } catch (error) {
+        return { state, failure: error };
+      }
+    }
     const spent = quota.reserve ? !usage.reserved : (usage.used ?? 0) >= quota.quota;
     if (spent) {
       const message = `The monthly quota of ${allowance.perCycle} requests is used up; it renews at ${cycle.end.toISOString()}.`;
@@ -113,13 +124,15 @@ export class RateLimiter {
     if (!succeeded) return this.rates.release(quota.key);
     const start = cycle.start.toISOString();
     this.ledger.add(principal.accountId, start, principal.keyId);
-    // In order, so that the 80 % alert always comes first in the account's event log.
-    for (const threshold of [80, 100] as const) {
-      if (used < Math.ceil((quota.quota * threshold) / 100)) break;
-      await this.alerts.raise(principal.accountId, `quota:${threshold}:${start}`, {
-        kind: 'quota', threshold, used, limit: quota.quota, period_end: cycle.end.toISOString(),
-      });
-    }
+    const crossed = ([80, 100] as const).filter((threshold) => used >= Math.ceil((quota.quota * threshold) / 100));
+    // In order, so that the 80 % alert comes first in the account's event log.
+    await this.alerts.raise(
+      principal.accountId,
+      crossed.map((threshold) => ({
+        marker: `quota:${threshold}:${start}`,
+        alert: { kind: 'quota' as const, threshold, used, limit: quota.quota, period_end: cycle.end.toISOString() },
+      })),
+    );
   }
 }
 

@@ -30,24 +30,27 @@ export class UsageAlerts {
   ) {}
 
   /**
-   * Announces `alert` under `marker` unless it already was; resolves once written (or found
-   * written). Undefined when this instance knows it was announced already.
+   * Announces each alert under its marker, in order, unless it already was; resolves once all are
+   * written (or found written). Undefined when this instance knows they all were announced already.
    */
-  raise(accountId: string, marker: string, alert: UsageAlert): Promise<void> | undefined {
-    const id = `${accountId} ${marker}`;
-    if (this.announced.has(id)) return undefined;
+  raise(accountId: string, alerts: { marker: string; alert: UsageAlert }[]): Promise<void> | undefined {
+    const fresh = alerts.filter(({ marker }) => !this.announced.has(`${accountId} ${marker}`));
+    if (fresh.length === 0) return undefined;
     if (this.announced.size >= REMEMBERED) this.announced.clear();
-    this.announced.add(id);
-    const work = this.events
-      .change(accountId, async (tx, emit) => {
-        if (await this.repo.markAlert(tx, accountId, marker, this.clock().toISOString())) emit('api_key.usage_alert', alert);
-      })
-      .catch((error: unknown) => {
-        // Not written: a later request over the threshold tries again.
-        this.announced.delete(id);
-        throw error;
-      })
-      .finally(() => this.running.delete(work));
+    for (const { marker } of fresh) this.announced.add(`${accountId} ${marker}`);
+    const work = (async () => {
+      for (const [i, { marker, alert }] of fresh.entries()) {
+        try {
+          await this.events.change(accountId, async (tx, emit) => {
+            if (await this.repo.markAlert(tx, accountId, marker, this.clock().toISOString())) emit('api_key.usage_alert', alert);
+          });
+        } catch (error) {
+          // Not written: a later request past the threshold tries again (and the ones after it).
+          for (const rest of fresh.slice(i)) this.announced.delete(`${accountId} ${rest.marker}`);
+          throw error;
+        }
+      }
+    })().finally(() => this.running.delete(work));
     this.running.add(work);
     return work;
   }

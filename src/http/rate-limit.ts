@@ -52,6 +52,7 @@ export function installRateLimits(app: FastifyInstance, limiter: RateLimiter, au
     request.rateLimit = admission.state;
     reply.headers(rateLimitHeaders(admission.state));
     admission.alert?.catch((error: unknown) => request.log.warn({ err: error }, 'could not record a usage alert'));
+    if (admission.failure !== undefined) throw admission.failure;
     if (admission.refusal) throw admission.refusal;
 
     const settle = admission.settle;
