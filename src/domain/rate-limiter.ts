@@ -8,7 +8,7 @@ import type { QuotaProbe, RateStore, Usage } from '../storage/rate-store.js';
 import { LimitExceeded } from './errors.js';
 import type { Clock } from './ids.js';
 import type { Principal } from './permissions.js';
-import { allowanceOf, billingCycle, HOUR_MS, MINUTE_MS, secondsUntil, type Cycle } from './plans.js';
+import { allowanceOf, billingCycle, HOUR_MS, MINUTE_MS, secondsUntil, type Allowance, type Cycle } from './plans.js';
 import type { UsageAlerts } from './usage-alerts.js';
 import type { UsageLedger } from './usage-ledger.js';
 
@@ -42,7 +42,18 @@ export type RouteKind = 'route' | 'unknown' | 'upgrade';
 /** Usage counters stay in the store a day past their cycle's end. */
 const USAGE_KEPT_MS = 24 * HOUR_MS;
 
+/** An account's figures and current cycle, worked out once per principal object (the key cache renews it every second). */
+interface Terms {
+  allowance: Allowance;
+  cycle: Cycle;
+  start: string;
+  end: string;
+  usageKey: string;
+}
+
 export class RateLimiter {
+  private readonly terms = new WeakMap<Principal, Terms>();
+
   constructor(
     private readonly rates: RateStore,
     private readonly ledger: UsageLedger,
@@ -58,10 +69,9 @@ export class RateLimiter {
   async admitKey(principal: Principal, kind: RouteKind): Promise<Admission> {
     const now = this.clock();
     const t = now.getTime();
-    const allowance = allowanceOf(this.config, principal);
-    const cycle = billingCycle(principal.accountCreatedAt, now);
-    const quota: QuotaProbe | undefined =
-      kind === 'unknown' ? undefined : { key: usageKey(principal.accountId, cycle), quota: allowance.perCycle, reserve: kind === 'route' };
+    const terms = this.termsOf(principal, now);
+    const { allowance, cycle } = terms;
+    const quota: QuotaProbe | undefined = kind === 'unknown' ? undefined : { key: terms.usageKey, quota: allowance.perCycle, reserve: kind === 'route' };
     const hit = await this.rates.hit(`hour:${principal.accountId}`, t, HOUR_MS, allowance.perHour, quota);
     const state: LimitState = {
       policy: 'hourly',
@@ -89,7 +99,7 @@ export class RateLimiter {
     if (usage.used === undefined) {
       // The store does not hold this cycle's count yet: start it from what is recorded.
       try {
-        const recorded = await this.ledger.total(principal.accountId, cycle.start.toISOString());
+        const recorded = await this.ledger.total(principal.accountId, terms.start);
         usage = await this.rates.seed(quota, recorded, t, cycle.end.getTime() - t + USAGE_KEPT_MS);
       } catch (error) {
         return { state, failure: error };
@@ -97,11 +107,22 @@ export class RateLimiter {
     }
     const spent = quota.reserve ? !usage.reserved : (usage.used ?? 0) >= quota.quota;
     if (spent) {
-      const message = `The monthly quota of ${allowance.perCycle} requests is used up; it renews at ${cycle.end.toISOString()}.`;
+      const message = `The monthly quota of ${allowance.perCycle} requests is used up; it renews at ${terms.end}.`;
       return { state, refusal: new LimitExceeded('quota_exceeded', message, secondsUntil(cycle.end.getTime(), t)) };
     }
     if (!usage.reserved) return { state };
-    return { state, settle: (succeeded) => this.settle(principal, cycle, quota, usage.used!, succeeded) };
+    return { state, settle: (succeeded) => this.settle(principal, terms, usage.used!, succeeded) };
+  }
+
+  private termsOf(principal: Principal, now: Date): Terms {
+    let terms = this.terms.get(principal);
+    if (!terms || now.getTime() < terms.cycle.start.getTime() || now.getTime() >= terms.cycle.end.getTime()) {
+      const cycle = billingCycle(principal.accountCreatedAt, now);
+      const start = cycle.start.toISOString();
+      terms = { allowance: allowanceOf(this.config, principal), cycle, start, end: cycle.end.toISOString(), usageKey: usageKey(principal.accountId, start) };
+      this.terms.set(principal, terms);
+    }
+    return terms;
   }
 
   /** A request without a valid key, counted against its client address (an IPv6 client by its /64). */
@@ -117,27 +138,29 @@ export class RateLimiter {
 
   /** The account's usage of the cycle: the store's running count (reservations included), else what is recorded. */
   async used(accountId: string, cycle: Cycle): Promise<number> {
-    return (await this.rates.read(usageKey(accountId, cycle))) ?? (await this.ledger.total(accountId, cycle.start.toISOString()));
+    const start = cycle.start.toISOString();
+    return (await this.rates.read(usageKey(accountId, start))) ?? (await this.ledger.total(accountId, start));
   }
 
-  private async settle(principal: Principal, cycle: Cycle, quota: QuotaProbe, used: number, succeeded: boolean): Promise<void> {
-    if (!succeeded) return this.rates.release(quota.key);
-    const start = cycle.start.toISOString();
-    this.ledger.add(principal.accountId, start, principal.keyId);
-    const crossed = ([80, 100] as const).filter((threshold) => used >= Math.ceil((quota.quota * threshold) / 100));
+  private async settle(principal: Principal, terms: Terms, used: number, succeeded: boolean): Promise<void> {
+    if (!succeeded) return this.rates.release(terms.usageKey);
+    this.ledger.add(principal.accountId, terms.start, principal.keyId);
+    const quota = terms.allowance.perCycle;
+    const crossed = ([80, 100] as const).filter((threshold) => used >= Math.ceil((quota * threshold) / 100));
+    if (crossed.length === 0) return;
     // In order, so that the 80 % alert comes first in the account's event log.
     await this.alerts.raise(
       principal.accountId,
       crossed.map((threshold) => ({
-        marker: `quota:${threshold}:${start}`,
-        alert: { kind: 'quota' as const, threshold, used, limit: quota.quota, period_end: cycle.end.toISOString() },
+        marker: `quota:${threshold}:${terms.start}`,
+        alert: { kind: 'quota' as const, threshold, used, limit: quota, period_end: terms.end },
       })),
     );
   }
 }
 
-function usageKey(accountId: string, cycle: Cycle): string {
-  return `usage:${accountId}:${cycle.start.toISOString()}`;
+function usageKey(accountId: string, cycleStart: string): string {
+  return `usage:${accountId}:${cycleStart}`;
 }
 
 /** The unit an address is limited by: an IPv4 address, or the /64 network of an IPv6 one. */
