@@ -110,6 +110,28 @@ if (redisUrl) describe('when Redis goes away', () => {
     assert.equal(usage.body.data.used, 9);
   });
 
+  it('treats a Redis that stops answering for 1 s like one that is gone, and returns to it', async () => {
+    const count = (message: string) => parseLogs(server.logs).filter((l) => String(l.msg).startsWith(message)).length;
+    const outages = count('Redis is unreachable');
+    const recoveries = count('Redis answers again');
+    const { key } = await server.account({ plan: 'enterprise', rateLimit: 5 });
+    const get = () => server.client.get('/v1/content', { key });
+    assert.equal(rateHeaders(await get()).remaining, 4);
+    relay.stall();
+    const started = Date.now();
+    const stalled = await get();
+    const took = Date.now() - started;
+    assert.equal(stalled.status, 200, stalled.text);
+    assert.ok(took >= 900 && took < 5000, `answered after ${took} ms`);
+    assert.equal(rateHeaders(stalled).remaining, 4, 'a window of this instance, not Redis\'s (which says 3)');
+    assert.equal(count('Redis is unreachable'), outages + 1);
+    relay.flow();
+    await eventually(async () => {
+      assert.equal((await get()).status === 500, false);
+      return count('Redis answers again') === recoveries + 1;
+    }, 'a request to find Redis answering again');
+  });
+
   it('starts while Redis is unreachable, serving with its own counters', async () => {
     const dead = new Relay(new URL(redisUrl));
     await dead.start();

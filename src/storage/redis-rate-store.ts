@@ -49,6 +49,27 @@ interface Scripts {
 
 /** After a failed or timed-out command, Redis is left alone this long before it is tried again. */
 const RETRY_AFTER_FAILURE_MS = 1000;
+/** A command not answered this long after it was sent (event-loop lag aside, see answered()) counts as a failure. */
+export const COMMAND_TIMEOUT_MS = 1000;
+
+class RedisTimeout extends Error {
+  constructor() {
+    super(`Redis did not answer within ${COMMAND_TIMEOUT_MS} ms`);
+  }
+}
+
+/**
+ * `command`, or a RedisTimeout once COMMAND_TIMEOUT_MS has passed *and* the event loop has since
+ * read what arrived: under load, timers run before the poll phase that would read a reply already
+ * waiting in the socket, and a busy process must not take its own lag for Redis being down.
+ */
+function answered<T>(command: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => setImmediate(() => reject(new RedisTimeout())), COMMAND_TIMEOUT_MS);
+  });
+  return Promise.race([command, late]).finally(() => clearTimeout(timer));
+}
 
 export type RedisStateListener = (state: 'down' | 'up', error?: unknown) => void;
 
@@ -71,7 +92,8 @@ export class RedisRateStore implements RateStore {
       // replayed after one (a replayed increment would count a request twice).
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
-      commandTimeout: 500,
+      // Only a backstop that frees commands left behind by answered() when Redis hangs.
+      commandTimeout: 10 * COMMAND_TIMEOUT_MS,
       connectTimeout: 2000,
       retryStrategy: (times) => Math.min(times * 100, 1000),
       // Commands issued in the same tick share one write: far fewer syscalls under load.
@@ -148,7 +170,7 @@ export class RedisRateStore implements RateStore {
   private async attempt<T>(remote: () => Promise<T>, local: (store: MemoryRateStore) => Promise<T>, usageKey?: string): Promise<T> {
     if (this.client.status === 'ready' && Date.now() >= this.retryAt) {
       try {
-        const result = await remote();
+        const result = await answered(remote());
         if (this.outage) this.recover();
         return result;
       } catch (error) {

@@ -144,6 +144,7 @@ export async function eventually<T>(probe: () => Promise<T | false | undefined>,
 export class Relay {
   private server?: net.Server;
   private readonly sockets = new Set<net.Socket>();
+  private readonly pairs = new Set<[net.Socket, net.Socket]>();
   port = 0;
 
   constructor(private readonly target: URL) {}
@@ -164,6 +165,9 @@ export class Relay {
           upstream.destroy();
         });
       }
+      const pair: [net.Socket, net.Socket] = [client, upstream];
+      this.pairs.add(pair);
+      client.on('close', () => this.pairs.delete(pair));
       client.pipe(upstream).pipe(client);
     });
     await new Promise<void>((resolve, reject) => {
@@ -182,5 +186,18 @@ export class Relay {
 
   mend(): Promise<void> {
     return this.start();
+  }
+
+  /** Keeps the connections open but stops passing the client's commands on: Redis seems to hang. */
+  stall(): void {
+    for (const [client, upstream] of this.pairs) {
+      client.unpipe(upstream);
+      client.pause();
+    }
+  }
+
+  /** Passes the commands on again, those held back first. */
+  flow(): void {
+    for (const [client, upstream] of this.pairs) client.pipe(upstream);
   }
 }
