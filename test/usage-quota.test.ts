@@ -205,7 +205,8 @@ for (const store of testStores()) {
           for (;;) {
             const row = await db.db.selectFrom('usage_counts').select((eb) => eb.fn.sum<string | number>('used').as('n')).executeTakeFirst();
             if (Number(row?.n ?? 0) === 10) break;
-            assert.ok(Date.now() - answered < 6000, `usage not written ${Date.now() - answered} ms after the answers`);
+            // Written every 5 s; the rest is slack for timers on a busy machine.
+            assert.ok(Date.now() - answered < 7000, `usage not written ${Date.now() - answered} ms after the answers`);
             await sleep(100);
           }
         } finally {
