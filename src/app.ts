@@ -5,7 +5,8 @@ import type { Config } from './config.js';
 import { systemClock, type Clock } from './domain/ids.js';
 import type { AccountService } from './domain/accounts.js';
 import type { Store } from './storage/db.js';
-import { openServices } from './services.js';
+import { openLimits, openServices } from './services.js';
+import { FLUSH_EVERY_MS } from './domain/usage-ledger.js';
 import { loadCertificate } from './http/certificate.js';
 import { Lifecycle } from './http/lifecycle.js';
 import { buildHttpApp } from './http/server.js';
@@ -42,21 +43,42 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const backgroundError = (what: string) => (error: unknown) => logger.log?.warn({ err: error }, what);
   const services = await openServices(config, { clock: options.clock, listen: true, onError: backgroundError('event signal failed') });
   const clock = options.clock ?? systemClock;
+  // Redis coming and going is logged once the HTTP logger exists; until then it is only remembered.
+  let redisState: (state: 'down' | 'up', error?: unknown) => void = () => {};
+  const limits = await openLimits(config, services, options.clock, (state, error) => redisState(state, error));
   const stream = new EventStream(services.feed, services.heads, services.signal, backgroundError('event stream read failed'), options.eventPollMs);
   const live = realtime({ auth: services.auth, feed: services.feed, stream, pingIntervalMs: options.wsPingIntervalMs });
   const lifecycle = new Lifecycle();
   const certificate = config.tls.mode === 'on' ? await loadCertificate(config.tls, config.dataDir) : undefined;
   const http = await buildHttpApp(
-    { config, ...services, realtime: live.plugin, ready: () => services.store.ping(), lifecycle, logStream: options.logStream },
+    {
+      config,
+      ...services,
+      limiter: limits.limiter,
+      usage: limits.usage,
+      realtime: live.plugin,
+      ready: () => services.store.ping(),
+      lifecycle,
+      logStream: options.logStream,
+    },
     certificate,
   );
   logger.log = http.log;
+  redisState = (state, error) =>
+    state === 'down'
+      ? http.log.warn({ err: error }, 'Redis is unreachable: rate limits are counted in this instance alone until it answers')
+      : http.log.info('Redis answers again: rate limits are shared again');
   const retention = startEventRetention(services.events, config.eventRetentionDays, clock, backgroundError('event pruning failed'));
   // last_used_at is gathered in memory and written every 30 s (CONTRACT.md §7 allows a minute's lag).
   const flushTimer = setInterval(() => {
     services.auth.flushLastUsed().catch((error: unknown) => http.log.warn({ err: error }, 'could not record key use'));
   }, 30_000);
   flushTimer.unref();
+  // Quota usage is counted in memory and written in batches: a crash loses at most FLUSH_EVERY_MS of it.
+  const usageTimer = setInterval(() => {
+    limits.flush().catch((error: unknown) => http.log.warn({ err: error }, 'could not record quota usage'));
+  }, FLUSH_EVERY_MS);
+  usageTimer.unref();
   let listener: Listener | undefined;
   let closed: Promise<void> | undefined;
 
@@ -72,9 +94,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     }
     await http.close();
     clearInterval(flushTimer);
+    clearInterval(usageTimer);
     stream.close();
     await retention.stop();
     await services.auth.flushLastUsed().catch(() => {});
+    await limits.close().catch((error: unknown) => http.log.warn({ err: error }, 'could not record quota usage'));
     await services.close();
   }
 

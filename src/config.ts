@@ -6,6 +6,20 @@ import path from 'node:path';
 export const PLANS = ['free', 'basic', 'pro', 'enterprise'] as const;
 export type Plan = (typeof PLANS)[number];
 
+/** Rate limits and usage quotas (CONTRACT.md §8, docs/limits.md). */
+export interface LimitsConfig {
+  /** `RATE_LIMITS=off`: no limits, quotas, usage counting or rate-limit headers (benchmark baselines, development). */
+  enabled: boolean;
+  /** Requests per hour of each plan; an account's own `rate_limit` overrides it. */
+  hourly: Record<Plan, number>;
+  /** Requests per billing cycle (month) of each plan; an account's own `quota` overrides it. */
+  monthly: Record<Plan, number>;
+  /** Requests per minute from one client address without a valid key. */
+  perAddress: number;
+  /** Prepended to every Redis key, so several deployments (or test runs) can share one Redis. */
+  redisKeyPrefix: string;
+}
+
 export interface Deprecation {
   method: string;
   /** Route pattern as registered, e.g. `/v1/content/:id`. */
@@ -34,6 +48,7 @@ export interface Config {
   shutdownGraceSeconds: number;
   /** Days the event log keeps events (GET /v1/events, WebSocket resume). */
   eventRetentionDays: number;
+  limits: LimitsConfig;
 }
 
 export class ConfigError extends Error {
@@ -121,6 +136,32 @@ function deprecations(env: Env): Deprecation[] {
   });
 }
 
+/** `free=100,pro=20000`: figures per plan over the defaults; any plan left out keeps its default. */
+function planFigures(env: Env, name: string, defaults: Record<Plan, number>): Record<Plan, number> {
+  const value = env[name];
+  const figures = { ...defaults };
+  if (value === undefined) return figures;
+  for (const entry of value.split(',').map((s) => s.trim())) {
+    const [plan, figure, extra] = entry.split('=').map((s) => s.trim());
+    if (!(PLANS as readonly string[]).includes(plan ?? '') || extra !== undefined || !/^\d+$/.test(figure ?? '') || Number(figure) < 1) {
+      throw new ConfigError(name, `must look like "free=100,basic=1000" with plans ${PLANS.join(', ')} and whole numbers ≥ 1 (got "${entry}")`);
+    }
+    figures[plan as Plan] = Number(figure);
+  }
+  return figures;
+}
+
+function limits(env: Env): LimitsConfig {
+  return {
+    enabled: oneOf(env, 'RATE_LIMITS', ['on', 'off'], 'on') === 'on',
+    // Enterprise is "custom": set per account (cms accounts create/plan --rate-limit --quota); these apply until then.
+    hourly: planFigures(env, 'PLAN_RATE_LIMITS', { free: 100, basic: 1_000, pro: 10_000, enterprise: 100_000 }),
+    monthly: planFigures(env, 'PLAN_QUOTAS', { free: 2_000, basic: 20_000, pro: 200_000, enterprise: 2_000_000 }),
+    perAddress: integer(env, 'IP_RATE_LIMIT', 1, 1_000_000, 60),
+    redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'cms:',
+  };
+}
+
 /** Turns the process environment into a checked Config, or throws ConfigError. */
 export function loadConfig(environment: Env = process.env): Config {
   const env = readEnv(environment);
@@ -172,5 +213,6 @@ export function loadConfig(environment: Env = process.env): Config {
     deprecations: deprecations(env),
     shutdownGraceSeconds: integer(env, 'SHUTDOWN_GRACE_SECONDS', 0, 600, 10),
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 1, 3650, 7),
+    limits: limits(env),
   };
 }

@@ -16,6 +16,13 @@ import { openSignal } from './storage/signals/index.js';
 import { EventFeed } from './domain/event-feed.js';
 import { systemClock, type Clock } from './domain/ids.js';
 import { UserService } from './domain/users.js';
+import { MemoryRateStore, type RateStore } from './storage/rate-store.js';
+import { RedisRateStore, type RedisStateListener } from './storage/redis-rate-store.js';
+import { UsageRepository } from './storage/usage-repository.js';
+import { RateLimiter } from './domain/rate-limiter.js';
+import { UsageAlerts } from './domain/usage-alerts.js';
+import { UsageLedger } from './domain/usage-ledger.js';
+import { UsageService } from './domain/usage.js';
 
 export interface ServiceOptions {
   clock?: Clock;
@@ -63,6 +70,46 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     async close() {
       await signal.close().catch(() => {});
       await store.close();
+    },
+  };
+}
+
+type Services = Awaited<ReturnType<typeof openServices>>;
+
+/**
+ * Rate limits and quotas (server only: the CLI needs none): counters in this process, or in Redis
+ * when REDIS_URL is set; usage recorded in the store in batches.
+ */
+export async function openLimits(config: Config, services: Services, clock: Clock = systemClock, onRedisState: RedisStateListener = () => {}) {
+  let rates: RateStore = new MemoryRateStore();
+  if (config.redisUrl !== undefined && config.limits.enabled) {
+    const redis = new RedisRateStore(config.redisUrl, config.limits.redisKeyPrefix, onRedisState);
+    // Start without Redis rather than not at all: the store fails open until it connects.
+    if (!(await redis.connected(2000))) onRedisState('down', new Error('Redis did not answer within 2 s of start-up'));
+    rates = redis;
+  }
+  const repo = new UsageRepository();
+  const ledger = new UsageLedger(services.store, repo);
+  const alerts = new UsageAlerts(services.events, repo, clock);
+  const limiter = new RateLimiter(rates, ledger, alerts, config.limits, clock);
+  let pruned = 0;
+  return {
+    limiter,
+    usage: new UsageService(services.store, repo, ledger, limiter, config.limits, clock),
+    /** Writes the usage gathered so far (every few seconds, and on shutdown); now and then prunes old alert markers. */
+    async flush() {
+      await ledger.flush();
+      if (Date.now() - pruned < 3_600_000) return;
+      pruned = Date.now();
+      // A marker matters until its cycle (at most a month) or window is over; keep two months.
+      const before = new Date(clock().getTime() - 62 * 24 * 3_600_000).toISOString();
+      await services.store.run((db) => repo.pruneAlerts(db, before));
+    },
+    /** Waits for alerts being written, writes the last usage, lets go of Redis. The store stays open. */
+    async close() {
+      await alerts.settled();
+      await ledger.flush();
+      await rates.close();
     },
   };
 }

@@ -1,8 +1,9 @@
 // Authentication: a presented API key becomes a Principal, or nothing. Resolved keys are cached
 // for at most one second, so a warm key costs no database round-trip while a revocation, expiry,
 // role change or user deletion made on any instance takes effect everywhere within a second; on
-// the instance that made the change it takes effect at once. `last_used_at` is kept in memory and
-// written in batches.
+// the instance that made the change it takes effect at once. The key's account comes with it (plan,
+// own rate limit and quota, creation time), so a plan change applies within the same second.
+// `last_used_at` is kept in memory and written in batches.
 import type { Store } from '../storage/db.js';
 import type { ApiKeyRepository, KeyPrincipalRow } from '../storage/api-key-repository.js';
 import { hashApiKey, looksLikeApiKey } from './api-key-secret.js';
@@ -107,5 +108,8 @@ function toPrincipal(row: KeyPrincipalRow): Principal {
     role: row.role as Role,
     scopes: JSON.parse(row.scopes) as Scope[],
     plan: row.plan,
+    rateLimit: row.rate_limit === null ? null : Number(row.rate_limit),
+    quota: row.quota === null ? null : Number(row.quota),
+    accountCreatedAt: row.account_created_at,
   };
 }

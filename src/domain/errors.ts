@@ -49,3 +49,15 @@ export const notFound = (what: string) => new DomainError('not_found', `${what} 
 export const forbidden = (message: string) => new DomainError('forbidden', message);
 export const invalid = (errors: FieldError[]) =>
   new DomainError('validation_failed', 'The request body failed validation; see errors for each field.', errors);
+
+/** A 429 (CONTRACT.md §8): the hourly limit or the monthly quota is used up until `retryAfterSeconds` from now. */
+export class LimitExceeded extends DomainError {
+  constructor(
+    code: 'rate_limited' | 'quota_exceeded',
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(code, message);
+    this.name = 'LimitExceeded';
+  }
+}

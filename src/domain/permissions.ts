@@ -34,6 +34,12 @@ export interface Principal {
   role: Role;
   scopes: readonly Scope[];
   plan: string;
+  /** The account's own hourly limit, or null for its plan's (read with the key, so a change applies within the key cache's second). */
+  rateLimit: number | null;
+  /** The account's own monthly quota, or null for its plan's. */
+  quota: number | null;
+  /** When the account was created: its billing cycle renews on that day of the month. */
+  accountCreatedAt: string;
 }
 
 /** A request needs both the role and the scope (§4); otherwise 403 forbidden. */

@@ -10,10 +10,6 @@ declare module 'fastify' {
     /** The key the principal came from (the WebSocket channel re-checks it while connected). */
     credential: string | null;
   }
-  interface FastifyContextConfig {
-    /** The route also takes the key from `?token=` (WebSocket clients cannot always set headers). */
-    queryToken?: boolean;
-  }
 }
 
 /** The key from `Authorization: Bearer <key>`, or undefined when absent or not a Bearer header. */
@@ -23,21 +19,43 @@ export function bearerToken(header: string | undefined): string | undefined {
   return match?.[1];
 }
 
+/**
+ * The key a request presents: the Bearer header, or on a WebSocket upgrade the `token` query
+ * parameter (browsers cannot set headers on a WebSocket, CONTRACT.md §9).
+ */
+export function presentedKey(request: FastifyRequest): string | undefined {
+  const header = bearerToken(request.headers.authorization);
+  if (header !== undefined || request.headers.upgrade?.toLowerCase() !== 'websocket') return header;
+  const token = (request.query as Record<string, unknown> | undefined)?.token;
+  return typeof token === 'string' && token !== '' ? token : undefined;
+}
+
+const resolved = new WeakSet<FastifyRequest>();
+
+/**
+ * The request's principal, looked up once per request however many hooks ask (the rate limiter
+ * asks first, for every /v1 path, known or not): null without a valid key.
+ */
+export async function resolvePrincipal(auth: Authenticator, request: FastifyRequest): Promise<Principal | null> {
+  if (!resolved.has(request)) {
+    const token = presentedKey(request);
+    request.principal = (token === undefined ? undefined : await auth.authenticate(token)) ?? null;
+    request.credential = request.principal ? token! : null;
+    resolved.add(request);
+  }
+  return request.principal;
+}
+
 export function authenticate(auth: Authenticator) {
   return async (request: FastifyRequest): Promise<void> => {
-    const query = request.query as Record<string, unknown> | undefined;
-    const token =
-      bearerToken(request.headers.authorization) ??
-      (request.routeOptions.config?.queryToken && typeof query?.token === 'string' ? query.token : undefined);
-    const principal = token === undefined ? undefined : await auth.authenticate(token);
+    const principal = await resolvePrincipal(auth, request);
     if (!principal) {
+      const token = presentedKey(request);
       throw new DomainError(
         'unauthorized',
         token === undefined ? 'Send your API key as "Authorization: Bearer <key>".' : 'The API key is invalid, revoked or expired.',
       );
     }
-    request.principal = principal;
-    request.credential = token!;
   };
 }
 

@@ -1,7 +1,7 @@
 // The one place where errors become HTTP: domain errors, validation errors, Fastify's own errors
 // (bad JSON, wrong media type, body too large) and anything unexpected (a 500 that leaks nothing).
 import type { FastifyError } from 'fastify';
-import { DomainError, type ErrorCode, type FieldError } from '../domain/errors.js';
+import { DomainError, LimitExceeded, type ErrorCode, type FieldError } from '../domain/errors.js';
 import { StoreUnavailable } from '../storage/errors.js';
 import { RequestValidationError } from './validation.js';
 
@@ -41,8 +41,9 @@ export class HttpsRequired extends Error {
 /** Turns anything thrown while serving a request into the status and body the client sees. */
 export function toHttpError(error: unknown): HttpError {
   if (error instanceof DomainError) {
-    const headers: Record<string, string> | undefined =
+    let headers: Record<string, string> | undefined =
       error.code === 'unauthorized' ? { 'WWW-Authenticate': 'Bearer' } : error.code === 'unavailable' ? { 'Retry-After': '5' } : undefined;
+    if (error instanceof LimitExceeded) headers = { 'Retry-After': String(error.retryAfterSeconds) };
     return { status: STATUS[error.code], code: error.code, message: error.message, errors: error.errors, headers };
   }
   if (error instanceof HttpsRequired) return { status: 400, code: 'https_required', message: error.message };

@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { documentRateLimitHeaders } from './rate-limit-docs.js';
 
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
@@ -23,6 +24,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'Users', description: 'The people of an account and their roles.' },
         { name: 'API keys', description: 'Keys act as their user, limited to their scopes.' },
         { name: 'Events', description: 'The event log of every change, by polling or over a WebSocket (wss://…/v1/ws).' },
+        { name: 'Usage', description: 'Hourly rate limit and monthly quota (every /v1 response also shows the limit in X-RateLimit-* headers).' },
       ],
       components: {
         securitySchemes: {
@@ -42,6 +44,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           if (operation?.requestBody?.content?.['application/json']?.schema?.['x-optional-body']) operation.requestBody.required = false;
         }
       }
+      documentRateLimitHeaders(document as Parameters<typeof documentRateLimitHeaders>[0]);
       return document;
     },
     refResolver: {

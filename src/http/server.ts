@@ -1,6 +1,6 @@
 // The HTTP application: Fastify with request ids, the response envelope's meta, one request log
 // line, errors in the contract's shape, 404/405, deprecation headers, and the /v1 routes.
-import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
 import type { ContentService } from '../domain/content.js';
@@ -23,6 +23,10 @@ import { eventRoutes } from './routes/events.js';
 import { ErrorBody } from './schemas.js';
 import { validatorCompiler } from './validation.js';
 import { deprecationHeaders } from './deprecation.js';
+import type { RateLimiter } from '../domain/rate-limiter.js';
+import type { UsageService } from '../domain/usage.js';
+import { installRateLimits } from './rate-limit.js';
+import { usageRoutes } from './routes/usage.js';
 
 export interface HttpDeps {
   config: Config;
@@ -33,6 +37,8 @@ export interface HttpDeps {
   feed: EventFeed;
   /** The WebSocket channel (/v1/ws), built by the composition root with the live event stream. */
   realtime: FastifyPluginAsync;
+  limiter: RateLimiter;
+  usage: UsageService;
   ready: () => Promise<void>;
   lifecycle: Lifecycle;
   /** Where log lines go; defaults to stdout. Tests pass a stream they can read. */
@@ -51,6 +57,11 @@ declare module 'fastify' {
 }
 
 export const BODY_LIMIT = 2 * 1024 * 1024;
+
+/** A request asking to switch protocols (a WebSocket handshake): it is not a keep-alive request. */
+function isUpgrade(request: FastifyRequest): boolean {
+  return /\bupgrade\b/i.test(request.headers.connection ?? '');
+}
 
 /** Hides the WebSocket token (and any other secret query value) in logged URLs. */
 export function redactUrl(url: string): string {
@@ -102,6 +113,7 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
   const deprecated = deprecationHeaders(config.deprecations);
   app.addHook('onRequest', async (request, reply) => {
     request.endInFlight = lifecycle.begin();
+    if (isUpgrade(request)) reply.header('Connection', 'close');
     reply.raw.once('close', request.endInFlight);
     reply.header('X-Request-Id', request.id);
     const headers = deprecated.get(`${request.method} ${request.routeOptions.url}`);
@@ -115,6 +127,9 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
     }
   });
 
+  // Rate limits come right after the request id and before everything else (CONTRACT.md §3, §8).
+  if (config.limits.enabled) installRateLimits(app, deps.limiter, deps.auth);
+
   app.addHook('preSerialization', async (request, reply, payload) => {
     if (request.routeOptions.config?.raw || payload === null || typeof payload !== 'object' || Array.isArray(payload)) return payload;
     return { ...payload, meta: { request_id: request.id, response_time: `${reply.elapsedTime.toFixed(2)}ms` } };
@@ -123,9 +138,9 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
   app.addHook('onResponse', async (request, reply) => {
     // Also here: a refused WebSocket upgrade's response never emits 'close'.
     request.endInFlight?.();
-    // A refused upgrade's connection can carry nothing more (it is not an HTTP/1.1 keep-alive
-    // connection of the server's): finish writing, then close it.
-    if (/\bupgrade\b/i.test(request.headers.connection ?? '') && reply.statusCode !== 101) {
+    // An upgrade request that was answered in HTTP leaves a connection that can carry nothing more
+    // (it left the server's HTTP parser; the reply said Connection: close): finish writing, close it.
+    if (isUpgrade(request) && reply.statusCode !== 101) {
       const socket = request.raw.socket;
       socket.end();
       setTimeout(() => socket.destroy(), 1000).unref();
@@ -176,6 +191,7 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
       await v1.register(apiKeyRoutes(deps.apiKeys));
       await v1.register(eventRoutes(deps.feed));
       await v1.register(deps.realtime);
+      await v1.register(usageRoutes(deps.usage));
     },
     { prefix: '/v1' },
   );

@@ -67,7 +67,6 @@ export function realtime(deps: RealtimeDeps): Realtime {
     app.route({
       method: 'GET',
       url: '/ws',
-      config: { queryToken: true },
       schema: {
         operationId: 'realtime',
         summary: 'Real-time events over WebSocket',

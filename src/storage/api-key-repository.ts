@@ -17,6 +17,9 @@ export interface KeyPrincipalRow {
   expires_at: string | null;
   revoked_at: string | null;
   plan: string;
+  rate_limit: number | null;
+  quota: number | null;
+  account_created_at: string;
 }
 
 export class ApiKeyRepository {
@@ -69,6 +72,8 @@ export class ApiKeyRepository {
       .innerJoin('users as u', 'u.id', 'k.user_id')
       .innerJoin('accounts as a', 'a.id', 'k.account_id')
       .select(['k.id as key_id', 'k.account_id', 'k.user_id', 'u.role', 'k.scopes', 'k.expires_at', 'k.revoked_at', 'a.plan'])
+      // The account's limits come with the key, so rate limiting needs no query of its own.
+      .select(['a.rate_limit', 'a.quota', 'a.created_at as account_created_at'])
       .where('k.key_hash', '=', keyHash)
       .executeTakeFirst();
   }

@@ -85,6 +85,22 @@ export interface EventTable {
   created_at: string;
 }
 
+/** Requests of a billing cycle that ended 2xx, per key; added to in batches (migration 004). */
+export interface UsageCountTable {
+  account_id: string;
+  /** Start of the billing cycle, ISO 8601 UTC. */
+  period_start: string;
+  key_id: string;
+  used: number;
+}
+
+/** One row per usage alert announced; the primary key (account_id, marker) makes it once only. */
+export interface UsageAlertTable {
+  account_id: string;
+  marker: string;
+  created_at: string;
+}
+
 export interface Database {
   event_sequences: EventSequenceTable;
   events: EventTable;
@@ -94,6 +110,8 @@ export interface Database {
   api_keys: ApiKeyTable;
   content: ContentTable;
   settings: SettingTable;
+  usage_counts: UsageCountTable;
+  usage_alerts: UsageAlertTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

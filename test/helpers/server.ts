@@ -25,7 +25,7 @@ export interface TestServer {
   /** Every log line written so far. */
   logs: string[];
   /** A fresh account with an owner and a key. */
-  account(options?: { plan?: Plan; email?: string }): Promise<TestAccount>;
+  account(options?: { plan?: Plan; email?: string; rateLimit?: number; quota?: number }): Promise<TestAccount>;
   /** Creates a content item and returns its body (`data`). */
   content(key: string, fields?: Record<string, unknown>): Promise<Record<string, unknown>>;
   close(): Promise<void>;
@@ -77,6 +77,8 @@ export async function startServer(store: StoreKind, options: ServerOptions = {})
       const created = await app.accounts.createAccount({
         email: opts.email ?? `owner${++counter}-${process.pid}-${Date.now()}@example.com`,
         plan: opts.plan ?? 'pro',
+        rateLimit: opts.rateLimit,
+        quota: opts.quota,
       });
       return { accountId: created.account_id, userId: created.user_id, key: created.api_key };
     },

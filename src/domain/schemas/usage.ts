@@ -1,0 +1,41 @@
+// The usage report (GET /v1/usage, CONTRACT.md §8): one source for the type and the OpenAPI document.
+import Type, { type Static } from 'typebox';
+import { Timestamp } from './common.js';
+
+export const Usage = Type.Object(
+  {
+    plan: Type.String({ description: 'free, basic, pro or enterprise.' }),
+    period_start: { ...Timestamp, description: 'Start of the current billing cycle: 00:00 UTC on the account\'s billing day.' },
+    period_end: { ...Timestamp, description: 'When the cycle ends and the quota renews.' },
+    used: Type.Integer({ description: 'Requests of this cycle that ended 2xx, plus those still running (this one included).' }),
+    quota: Type.Integer({ description: 'Requests allowed per cycle.' }),
+    remaining: Type.Integer({ description: 'quota − used, never below 0.' }),
+    rate_limit: Type.Union(
+      [
+        Type.Object(
+          {
+            limit: Type.Integer({ description: 'Requests per hour.' }),
+            remaining: Type.Integer({ description: 'Left in the current window, this request counted (as X-RateLimit-Remaining).' }),
+            reset: Type.Integer({ description: 'When the window closes, Unix seconds (as X-RateLimit-Reset).' }),
+          },
+          { additionalProperties: false },
+        ),
+        Type.Null(),
+      ],
+      { description: 'The hourly window; null when rate limits are switched off (RATE_LIMITS=off).' },
+    ),
+    keys: Type.Array(
+      Type.Object(
+        {
+          key_id: Type.String(),
+          name: Type.Union([Type.String(), Type.Null()], { description: 'null once the key is deleted with its user.' }),
+          used: Type.Integer({ description: 'Requests of this cycle made with the key that ended 2xx.' }),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'Keys that were used this cycle, most used first: every key for admins and owners, otherwise your own.' },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type Usage = Static<typeof Usage>;

@@ -1,0 +1,54 @@
+// The usage report (GET /v1/usage): the account's plan, billing cycle, quota used and left, the
+// hourly window as this request's headers show it, and what each key used this cycle.
+import type { LimitsConfig } from '../config.js';
+import type { Store } from '../storage/db.js';
+import type { UsageRepository } from '../storage/usage-repository.js';
+import type { Clock } from './ids.js';
+import type { Principal } from './permissions.js';
+import { allowanceOf, billingCycle } from './plans.js';
+import type { LimitState, RateLimiter } from './rate-limiter.js';
+import type { Usage } from './schemas/usage.js';
+import type { UsageLedger } from './usage-ledger.js';
+
+export class UsageService {
+  constructor(
+    private readonly store: Store,
+    private readonly repo: UsageRepository,
+    private readonly ledger: UsageLedger,
+    private readonly limiter: RateLimiter,
+    private readonly config: LimitsConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Any key of the account may read it (like GitHub's /rate_limit); per-key figures follow who may see which keys (§7). */
+  async report(principal: Principal, window: LimitState | null): Promise<Usage> {
+    const cycle = billingCycle(principal.accountCreatedAt, this.clock());
+    const start = cycle.start.toISOString();
+    const { perCycle } = allowanceOf(this.config, principal);
+    const used = await this.limiter.used(principal.accountId, cycle);
+
+    const perKey = new Map<string, number>();
+    const stored = await this.store.run((db) => this.repo.perKey(db, principal.accountId, start));
+    for (const row of stored) perKey.set(row.key_id, row.used);
+    for (const [keyId, n] of this.ledger.unwritten(principal.accountId, start)) perKey.set(keyId, (perKey.get(keyId) ?? 0) + n);
+    const owners = new Map(
+      (await this.store.run((db) => this.repo.keyOwners(db, principal.accountId, [...perKey.keys()]))).map((k) => [k.id, k]),
+    );
+    const seesAll = principal.role === 'owner' || principal.role === 'admin';
+    const keys = [...perKey]
+      .filter(([keyId]) => seesAll || owners.get(keyId)?.user_id === principal.userId)
+      .map(([keyId, n]) => ({ key_id: keyId, name: owners.get(keyId)?.name ?? null, used: n }))
+      .sort((a, b) => b.used - a.used || (a.key_id < b.key_id ? -1 : 1));
+
+    return {
+      plan: principal.plan,
+      period_start: start,
+      period_end: cycle.end.toISOString(),
+      used,
+      quota: perCycle,
+      remaining: Math.max(0, perCycle - used),
+      rate_limit: window && { limit: window.limit, remaining: window.remaining, reset: Math.ceil(window.resetAt / 1000) },
+      keys,
+    };
+  }
+}

@@ -1,0 +1,67 @@
+// Rate limits at the HTTP edge (CONTRACT.md §8): every request — known route or not (a route error
+// counts too, §3), whatever its status — is counted against its key's account, or its client
+// address without a valid key, before anything else is checked, and its response shows that policy
+// in the X-RateLimit-* headers and the IETF RateLimit-Policy / RateLimit pair. The health probes,
+// /metrics and the /docs pages are not part of the interface and are left alone, as is the
+// plain-HTTP refusal (answered before Fastify sees the request).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Authenticator } from '../domain/auth.js';
+import type { Principal } from '../domain/permissions.js';
+import { secondsUntil } from '../domain/plans.js';
+import type { LimitState, RateLimiter, RouteKind } from '../domain/rate-limiter.js';
+import { resolvePrincipal } from './auth.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The window this request was counted in, as its headers show it; null for the probes and /docs. */
+    rateLimit: LimitState | null;
+  }
+}
+
+export function rateLimitHeaders(state: LimitState): Record<string, string> {
+  const name = state.policy === 'ip' ? '"ip"' : '"hourly"';
+  return {
+    'X-RateLimit-Limit': String(state.limit),
+    'X-RateLimit-Remaining': String(state.remaining),
+    'X-RateLimit-Reset': String(Math.ceil(state.resetAt / 1000)),
+    'RateLimit-Policy': `${name};q=${state.limit};w=${state.windowSeconds}`,
+    RateLimit: `${name};r=${state.remaining};t=${secondsUntil(state.resetAt, state.now)}`,
+  };
+}
+
+const EXEMPT = /^\/(?:healthz|readyz|metrics|docs)(?:[/?]|$)/;
+const isUpgrade = (request: FastifyRequest) => request.headers.upgrade?.toLowerCase() === 'websocket';
+
+/** Adds the counting hook; register it after the hook that sets the request id, before any route's own. */
+export function installRateLimits(app: FastifyInstance, limiter: RateLimiter, auth: Authenticator): void {
+  app.decorateRequest('rateLimit', null);
+  app.addHook('onRequest', async (request, reply) => {
+    if (EXEMPT.test(request.url)) return;
+    // 404 and 405 are both answered by the not-found handler, and both come before the key (§3).
+    const kind: RouteKind = request.is404 ? 'unknown' : isUpgrade(request) ? 'upgrade' : 'route';
+    let principal: Principal | null;
+    try {
+      principal = await resolvePrincipal(auth, request);
+    } catch (error) {
+      // The key could not be checked (store unreachable): the error is counted under the address.
+      request.rateLimit = (await limiter.admitAddress(request.ip, 'unknown')).state;
+      reply.headers(rateLimitHeaders(request.rateLimit));
+      throw error;
+    }
+    const admission = principal ? await limiter.admitKey(principal, kind) : await limiter.admitAddress(request.ip, kind);
+    request.rateLimit = admission.state;
+    reply.headers(rateLimitHeaders(admission.state));
+    admission.alert?.catch((error: unknown) => request.log.warn({ err: error }, 'could not record a usage alert'));
+    if (admission.failure !== undefined) throw admission.failure;
+    if (admission.refusal) throw admission.refusal;
+
+    const settle = admission.settle;
+    if (settle) {
+      // 'close' comes whether the response was sent or the client went away first (no 2xx then).
+      reply.raw.once('close', () => {
+        const succeeded = reply.raw.writableFinished && reply.statusCode >= 200 && reply.statusCode < 300;
+        settle(succeeded).catch((error: unknown) => request.log.warn({ err: error }, 'could not count quota usage'));
+      });
+    }
+  });
+}
