@@ -2,7 +2,7 @@
 // singletons; tests build their own app with their own store.
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
-import type { Clock } from './domain/ids.js';
+import { systemClock, type Clock } from './domain/ids.js';
 import type { AccountService } from './domain/accounts.js';
 import type { Store } from './storage/db.js';
 import { openServices } from './services.js';
@@ -10,6 +10,8 @@ import { loadCertificate } from './http/certificate.js';
 import { Lifecycle } from './http/lifecycle.js';
 import { buildHttpApp } from './http/server.js';
 import { listen, type Listener } from './http/transport.js';
+import { WebhookSender } from './workers/webhook-sender.js';
+import { WebhookWorker } from './workers/webhook-worker.js';
 
 export interface AppOptions {
   clock?: Clock;
@@ -40,18 +42,27 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     services.auth.flushLastUsed().catch((error: unknown) => http.log.warn({ err: error }, 'could not record key use'));
   }, 30_000);
   flushTimer.unref();
+  // Webhook deliveries: woken by events committed (on any instance the signal reaches), by pings and
+  // retries queued here, and by its own poll.
+  const sender = new WebhookSender(config.webhookAllowPrivate, options.clock ?? systemClock);
+  const worker = new WebhookWorker(services.webhookDeliveries, sender, config.webhookLeaseSeconds * 1000, http.log);
+  services.signal.listen(() => worker.wake());
+  services.deliveryWake.listen(() => worker.wake());
+  worker.start();
   let listener: Listener | undefined;
   let closed: Promise<void> | undefined;
 
   async function close(): Promise<void> {
     lifecycle.closing = true;
+    // In-flight webhook attempts get the same grace as requests, in parallel with them.
+    const workerStopped = worker.stop(config.shutdownGraceSeconds * 1000);
     if (listener) {
       void listener.stopAccepting();
       listener.closeIdle();
       await lifecycle.drained(config.shutdownGraceSeconds * 1000);
       listener.closeAll();
     }
-    await http.close();
+    await Promise.all([http.close(), workerStopped]);
     clearInterval(flushTimer);
     await services.auth.flushLastUsed().catch(() => {});
     await services.store.close();

@@ -22,6 +22,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'Content', description: 'Content items and their lifecycle: draft, published, archived.' },
         { name: 'Users', description: 'The people of an account and their roles.' },
         { name: 'API keys', description: 'Keys act as their user, limited to their scopes.' },
+        { name: 'Webhooks', description: 'Signed deliveries of events to your endpoints (Pro and Enterprise).' },
       ],
       components: {
         securitySchemes: {

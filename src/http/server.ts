@@ -7,6 +7,7 @@ import type { ContentService } from '../domain/content.js';
 import type { Authenticator } from '../domain/auth.js';
 import type { UserService } from '../domain/users.js';
 import type { ApiKeyService } from '../domain/api-keys.js';
+import type { WebhookService } from '../domain/webhooks.js';
 import { DomainError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { authenticate, requireDeclaredScope } from './auth.js';
@@ -17,6 +18,7 @@ import { RouteIndex } from './route-index.js';
 import { contentRoutes } from './routes/content.js';
 import { userRoutes } from './routes/users.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
+import { webhookRoutes } from './routes/webhooks.js';
 import { healthRoutes } from './routes/health.js';
 import { ErrorBody } from './schemas.js';
 import { validatorCompiler } from './validation.js';
@@ -27,6 +29,7 @@ export interface HttpDeps {
   content: ContentService;
   users: UserService;
   apiKeys: ApiKeyService;
+  webhooks: WebhookService;
   auth: Authenticator;
   ready: () => Promise<void>;
   lifecycle: Lifecycle;
@@ -154,6 +157,7 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
       await v1.register(contentRoutes(deps.content));
       await v1.register(userRoutes(deps.users));
       await v1.register(apiKeyRoutes(deps.apiKeys));
+      await v1.register(webhookRoutes(deps.webhooks));
     },
     { prefix: '/v1' },
   );

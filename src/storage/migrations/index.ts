@@ -4,6 +4,7 @@ import type { Dialect } from '../schema.js';
 import { initial } from './001-initial.js';
 import { contentCounts } from './002-content-counts.js';
 import { events } from './003-events.js';
+import { webhooks } from './005-webhooks.js';
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return {
@@ -12,6 +13,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '001-initial': initial(dialect),
         '002-content-counts': contentCounts(dialect),
         '003-events': events(dialect),
+        '005-webhooks': webhooks(dialect),
       };
     },
   };
