@@ -107,8 +107,11 @@ export class DeliveryService {
     return this.store.transaction((tx) => this.deliveries.releaseAnyAccount(tx, ids, lease));
   }
 
-  /** Records how an attempt ended; on failure schedules the next one or disables the endpoint. */
-  async finish(attempt: OutgoingAttempt, lease: string, result: AttemptResult): Promise<void> {
+  /**
+   * Records how an attempt ended; on failure schedules the next one or disables the endpoint.
+   * Returns the milliseconds until the next attempt is due, when one was scheduled.
+   */
+  async finish(attempt: OutgoingAttempt, lease: string, result: AttemptResult): Promise<number | undefined> {
     const now = this.clock();
     const status = result.status;
     const sent = { response_status: status, duration_ms: Math.round(result.durationMs), attempted_at: result.attemptedAt.toISOString() };
@@ -119,13 +122,13 @@ export class DeliveryService {
           await this.endpoints.markHealthy(tx, attempt.accountId, attempt.endpointId);
         }
       });
-      return;
+      return undefined;
     }
     // A failure may disable the endpoint, which cancels its pending attempts: take the account's
     // write turn, so no event can queue an attempt for it in between.
-    await this.events.change(attempt.accountId, async (tx) => {
+    return this.events.change(attempt.accountId, async (tx) => {
       const endpoint = await this.endpoints.get(tx, attempt.accountId, attempt.endpointId);
-      if (!endpoint) return;
+      if (!endpoint) return undefined;
       const enabled = Number(endpoint.enabled) === 1;
       const failingSince = endpoint.failing_since ?? now.toISOString();
       const gone = status === 410;
@@ -138,7 +141,7 @@ export class DeliveryService {
         error: describeFailure(result, disable ? (gone ? 'gone' : 'failing') : undefined),
         next_attempt_at: next?.toISOString() ?? null,
       };
-      if (!(await this.deliveries.finish(tx, attempt.accountId, attempt.id, lease, outcome))) return;
+      if (!(await this.deliveries.finish(tx, attempt.accountId, attempt.id, lease, outcome))) return undefined;
       const nowIso = now.toISOString();
       if (disable) {
         await this.endpoints.update(tx, attempt.accountId, attempt.endpointId, {
@@ -174,6 +177,7 @@ export class DeliveryService {
           },
         ]);
       }
+      return next === undefined ? undefined : next.getTime() - now.getTime();
     });
   }
 }

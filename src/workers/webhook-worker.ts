@@ -1,6 +1,6 @@
 // The webhook delivery worker of one instance. It wakes when events commit (EventSignal), when a
 // ping or retry is queued here, and on a 1 s poll (retries come due by time; other instances'
-// signals may not reach it). Each wake claims due attempts within its limits — at most 8 in flight
+// signals may not reach it), and when the next retry it scheduled itself comes due. Each wake claims due attempts within its limits — at most 8 in flight
 // per endpoint and 64 in all — so a slow endpoint fills only its own slots and never delays others.
 // Claims are leases, renewed while an attempt is in flight: if this process dies, its attempts
 // become due again for any instance once the lease lapses.
@@ -31,6 +31,8 @@ export class WebhookWorker {
   private again = false;
   private stopped = false;
   private timers: NodeJS.Timeout[] = [];
+  /** The one timer for the earliest retry this worker scheduled, and when it fires (Date.now() time). */
+  private retryTimer: { timer: NodeJS.Timeout; at: number } | undefined;
 
   constructor(
     private readonly deliveries: DeliveryService,
@@ -65,6 +67,7 @@ export class WebhookWorker {
   async stop(graceMs: number): Promise<void> {
     this.stopped = true;
     for (const timer of this.timers) clearInterval(timer);
+    clearTimeout(this.retryTimer?.timer);
     await this.pumping;
     const all = () => Promise.allSettled([...this.running.values()].map((r) => r.done));
     let timer: NodeJS.Timeout | undefined;
@@ -109,6 +112,9 @@ export class WebhookWorker {
     const done = this.sender
       .send(attempt, cancel.signal)
       .then((result) => this.deliveries.finish(attempt, this.lease, result))
+      .then((retryInMs) => {
+        if (retryInMs !== undefined) this.wakeIn(retryInMs);
+      })
       .catch((error: unknown) => {
         // Cancelled at shutdown: stop() gives the claim back. Otherwise the lease lapses and the attempt is made again.
         if (!cancel.signal.aborted) this.log.warn({ err: error, delivery_id: attempt.id }, 'could not record a webhook attempt');
@@ -121,6 +127,19 @@ export class WebhookWorker {
         this.wake();
       });
     this.running.set(attempt.id, { attempt, cancel, done });
+  }
+
+  /** Wakes when a retry comes due, unless an earlier wake is already set (the poll covers the rest). */
+  private wakeIn(ms: number): void {
+    const at = Date.now() + Math.max(0, ms);
+    if (this.stopped || (this.retryTimer && this.retryTimer.at <= at)) return;
+    clearTimeout(this.retryTimer?.timer);
+    const timer = setTimeout(() => {
+      this.retryTimer = undefined;
+      this.wake();
+    }, at - Date.now());
+    timer.unref();
+    this.retryTimer = { timer, at };
   }
 
   private renew(): void {
