@@ -29,6 +29,8 @@ export type Responder = (request: Received, index: number) => Answer;
 
 export class Receiver {
   readonly received: Received[] = [];
+  /** TCP connections accepted so far (a refused target never gets as far as one). */
+  connections = 0;
   respond: Responder = () => ({ status: 200 });
   private readonly server = http.createServer((req, res) => this.handle(req, res));
   private readonly sockets = new Set<Socket>();
@@ -39,6 +41,7 @@ export class Receiver {
     const receiver = new Receiver();
     if (respond) receiver.respond = respond;
     receiver.server.on('connection', (socket) => {
+      receiver.connections++;
       receiver.sockets.add(socket);
       socket.once('close', () => receiver.sockets.delete(socket));
     });
