@@ -16,7 +16,8 @@ export interface SecondInstance {
   close(): Promise<void>;
 }
 
-export async function startSecondInstance(server: TestServer): Promise<SecondInstance> {
+/** `env` adds configuration, such as the first instance's WEBHOOK_* settings. */
+export async function startSecondInstance(server: TestServer, env: Record<string, string> = {}): Promise<SecondInstance> {
   const store = server.app.config.store;
   // SQLite lives in DATA_DIR, so share it; on PostgreSQL the instance gets a directory of its own.
   const dataDir = store.kind === 'sqlite' ? server.dataDir : await fs.mkdtemp(path.join(os.tmpdir(), 'cms-second-'));
@@ -26,6 +27,7 @@ export async function startSecondInstance(server: TestServer): Promise<SecondIns
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
     ...(store.kind === 'postgres' ? { DATABASE_URL: store.url } : {}),
+    ...env,
   });
   const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
   const app = await createApp(config, { logStream: sink });
