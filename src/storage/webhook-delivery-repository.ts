@@ -1,11 +1,13 @@
 // Webhook delivery attempts. Reads and changes made for a request take the account id; the worker's
 // queue operations (finding due work, claiming, renewing and finishing a claim) are service-wide by
 // nature, like the event log's pruning, and say so in their names.
-import type { Insertable, Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db, Tx } from './db.js';
 import type { Dialect, WebhookDeliveryTable } from './schema.js';
 
 export type WebhookDeliveryRow = Selectable<WebhookDeliveryTable>;
+/** Inlined rather than bound, so that SQLite can match the partial indexes on pending attempts. */
+const PENDING = sql.lit('pending');
 const PUBLIC = [
   'id',
   'endpoint_id',
@@ -98,7 +100,7 @@ export class WebhookDeliveryRepository {
       .set({ status: 'failed', error, next_attempt_at: null, lease: null, locked_until: null })
       .where('account_id', '=', accountId)
       .where('endpoint_id', '=', endpointId)
-      .where('status', '=', 'pending')
+      .where('status', '=', PENDING)
       .execute();
   }
 
@@ -107,7 +109,7 @@ export class WebhookDeliveryRepository {
     let query = db
       .selectFrom('webhook_deliveries')
       .select('endpoint_id')
-      .where('status', '=', 'pending')
+      .where('status', '=', PENDING)
       .where('next_attempt_at', '<=', now)
       .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]));
     if (exclude.length) query = query.where('endpoint_id', 'not in', exclude);
@@ -129,7 +131,7 @@ export class WebhookDeliveryRepository {
       .selectFrom('webhook_deliveries')
       .select('id')
       .where('endpoint_id', '=', endpointId)
-      .where('status', '=', 'pending')
+      .where('status', '=', PENDING)
       .where('next_attempt_at', '<=', now)
       .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
       .orderBy('next_attempt_at')
@@ -143,7 +145,7 @@ export class WebhookDeliveryRepository {
       .updateTable('webhook_deliveries')
       .set({ lease, locked_until: lockedUntil })
       .where('id', 'in', picked.map((r) => r.id))
-      .where('status', '=', 'pending')
+      .where('status', '=', PENDING)
       .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
       .returning('id')
       .execute();
@@ -188,7 +190,7 @@ export class WebhookDeliveryRepository {
       .set({ locked_until: lockedUntil })
       .where('id', 'in', ids)
       .where('lease', '=', lease)
-      .where('status', '=', 'pending')
+      .where('status', '=', PENDING)
       .execute();
   }
 
@@ -200,7 +202,7 @@ export class WebhookDeliveryRepository {
       .set({ lease: null, locked_until: null })
       .where('id', 'in', ids)
       .where('lease', '=', lease)
-      .where('status', '=', 'pending')
+      .where('status', '=', PENDING)
       .execute();
   }
 
@@ -215,7 +217,7 @@ export class WebhookDeliveryRepository {
       .where('account_id', '=', accountId)
       .where('id', '=', id)
       .where('lease', '=', lease)
-      .where('status', '=', 'pending')
+      .where('status', '=', PENDING)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
