@@ -4,7 +4,7 @@
 // list, host names, and isolation between accounts. Failures and retries: webhooks-retries.test.ts.
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { after, afterEach, before, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { EventLog, LocalEventSignal } from '../src/domain/events.js';
@@ -28,16 +28,17 @@ function verify(secret: string, request: Received): unknown {
 }
 
 for (const store of testStores()) {
-  describe(`webhook deliveries (${store})`, () => {
+  // Each test has its own account, endpoints and receiver, so they run side by side.
+  describe(`webhook deliveries (${store})`, { concurrency: true }, () => {
     let server: TestServer;
     const receivers: Receiver[] = [];
     before(async () => {
       server = await startServer(store, { env: { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SCHEDULE: '1,1,1' } });
     });
-    afterEach(async () => {
-      for (const receiver of receivers.splice(0)) await receiver.close();
+    after(async () => {
+      await server.close();
+      for (const receiver of receivers) await receiver.close();
     });
-    after(() => server.close());
 
     async function receiver(respond?: Responder): Promise<Receiver> {
       const started = await Receiver.start(respond);

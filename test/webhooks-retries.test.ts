@@ -3,7 +3,7 @@
 // what happens when the account drops below Pro.
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { after, afterEach, before, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { Receiver, type Received, type Responder } from './helpers/receiver.js';
 import { startServer, type TestServer } from './helpers/server.js';
@@ -18,16 +18,17 @@ function verify(secret: string, request: Received): unknown {
 }
 
 for (const store of testStores()) {
-  describe(`webhook retries (${store})`, () => {
+  // Each test has its own account, endpoint and receiver, so they run side by side.
+  describe(`webhook retries (${store})`, { concurrency: true }, () => {
     let server: TestServer;
     const receivers: Receiver[] = [];
     before(async () => {
       server = await startServer(store, { env: { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SCHEDULE: '1,1,1' } });
     });
-    afterEach(async () => {
-      for (const receiver of receivers.splice(0)) await receiver.close();
+    after(async () => {
+      await server.close();
+      for (const receiver of receivers) await receiver.close();
     });
-    after(() => server.close());
 
     async function receiver(respond?: Responder): Promise<Receiver> {
       const started = await Receiver.start(respond);
