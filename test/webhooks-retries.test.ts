@@ -168,6 +168,25 @@ for (const store of testStores()) {
       await hook.waitFor((r) => r.length === 6);
     });
 
+    it('gives up on an event that has left the event log (retention), and will not retry it by hand', async () => {
+      const hook = await receiver(() => ({ status: 500 }));
+      const account = await server.account();
+      const endpoint = await addEndpoint(server, account.key, { url: hook.url() });
+      await server.content(account.key);
+      const [pending, first] = await waitRecords(account.key, endpoint.id, (r) => r[0]?.status === 'pending' && r[0].attempt === 2);
+      // What the 7-day retention does to old events, done to this one now.
+      await server.app.store.db.deleteFrom('events').where('id', '=', first!.event_id).execute();
+      const [cancelled] = await waitRecords(account.key, endpoint.id, (r) => r[0]?.status === 'failed' && r[0].attempt === 2);
+      assert.equal(cancelled!.id, pending!.id);
+      assert.match(cancelled!.error!, /event log/);
+      assert.equal(cancelled!.attempted_at, null);
+      assert.equal(cancelled!.next_attempt_at, null);
+      assert.equal(hook.received.length, 1);
+      const res = await server.client.post(`/v1/webhooks/${endpoint.id}/deliveries/${first!.id}/retry`, { key: account.key });
+      assert.equal(res.status, 409, res.text);
+      assert.match(res.body.message, /event log/);
+    });
+
     it('cancels the pending attempts of an endpoint that is disabled', async () => {
       const hook = await receiver(() => ({ status: 500 }));
       const account = await server.account();

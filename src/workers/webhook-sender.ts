@@ -24,9 +24,10 @@ class AttemptTimeout extends Error {
 
 export class WebhookSender {
   // Keep-alive pools: a pooled socket was connected to an address that was checked when it opened.
+  // Idle pooled sockets are dropped after a minute (an attempt in flight is bounded by its own timer).
   private readonly agents = {
-    http: new http.Agent({ keepAlive: true, maxFreeSockets: 16 }),
-    https: new https.Agent({ keepAlive: true, maxFreeSockets: 16 }),
+    http: new http.Agent({ keepAlive: true, maxFreeSockets: 16, timeout: 60_000 }),
+    https: new https.Agent({ keepAlive: true, maxFreeSockets: 16, timeout: 60_000 }),
   };
 
   constructor(
