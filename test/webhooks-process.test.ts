@@ -22,11 +22,12 @@ const WEBHOOKS = { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SCHEDULE: '1,1,1
 
 // The stores' suites run side by side: most of their time is spent waiting.
 describe('webhook processes', { concurrency: true }, () => {
+  // Every scenario stops its own processes; this catches any left behind, once both stores are done
+  // (killChildren kills every child of this file, so never while the other store's tests run).
+  after(() => killChildren());
   for (const store of testStores()) {
-    // Each test has its own store, processes and receiver, so they run side by side.
-    describe(`webhooks across crashes and restarts (${store})`, { concurrency: true }, () => {
-      after(() => killChildren());
-
+    // One scenario at a time per store (each starts real processes; two at once is enough for 2 cores).
+    describe(`webhooks across crashes and restarts (${store})`, { concurrency: false }, () => {
       /** A receiver, a fresh store, and a way to start servers on it; all undone when `work` ends. */
       async function scenario(respond: Responder, work: (s: Scenario) => Promise<void>): Promise<void> {
         const receiver = await Receiver.start(respond);
