@@ -14,6 +14,8 @@ import { listen, type Listener } from './http/transport.js';
 import { realtime } from './http/ws.js';
 import { EventStream } from './domain/event-stream.js';
 import { startEventRetention } from './workers/event-retention.js';
+import { WebhookSender } from './workers/webhook-sender.js';
+import { WebhookWorker } from './workers/webhook-worker.js';
 
 export interface AppOptions {
   clock?: Clock;
@@ -79,6 +81,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     limits.flush().catch((error: unknown) => http.log.warn({ err: error }, 'could not record quota usage'));
   }, FLUSH_EVERY_MS);
   usageTimer.unref();
+  // Webhook deliveries: woken by events committed (on any instance the signal reaches), by pings and
+  // retries queued here, and by its own poll.
+  const sender = new WebhookSender(config.webhookAllowPrivate, options.clock ?? systemClock);
+  const worker = new WebhookWorker(services.webhookDeliveries, sender, config.webhookLeaseSeconds * 1000, http.log);
+  services.signal.listen(() => worker.wake());
+  services.deliveryWake.listen(() => worker.wake());
+  worker.start();
   let listener: Listener | undefined;
   let closed: Promise<void> | undefined;
 
@@ -86,13 +95,15 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     lifecycle.closing = true;
     // WebSocket connections are long-lived: tell them to go (1001) rather than wait for them.
     live.closeAll();
+    // In-flight webhook attempts get the same grace as requests, in parallel with them.
+    const workerStopped = worker.stop(config.shutdownGraceSeconds * 1000);
     if (listener) {
       void listener.stopAccepting();
       listener.closeIdle();
       await lifecycle.drained(config.shutdownGraceSeconds * 1000);
       listener.closeAll();
     }
-    await http.close();
+    await Promise.all([http.close(), workerStopped]);
     clearInterval(flushTimer);
     clearInterval(usageTimer);
     stream.close();

@@ -41,6 +41,8 @@ export interface Config {
   bootstrap: { plan: Plan; email: string };
   webhookAllowPrivate: boolean;
   webhookRetrySchedule?: number[];
+  /** How long a worker's claim on a webhook attempt lasts unless renewed (tests shorten it). */
+  webhookLeaseSeconds: number;
   metricsToken?: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   deprecations: Deprecation[];
@@ -208,6 +210,7 @@ export function loadConfig(environment: Env = process.env): Config {
     bootstrap: { plan: oneOf(env, 'BOOTSTRAP_PLAN', PLANS, 'pro'), email: email.toLowerCase() },
     webhookAllowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE'),
     webhookRetrySchedule: retry,
+    webhookLeaseSeconds: integer(env, 'WEBHOOK_LEASE_SECONDS', 1, 3600, 30),
     metricsToken: env.METRICS_TOKEN,
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     deprecations: deprecations(env),

@@ -30,6 +30,12 @@ export interface ServiceOptions {
   listen?: boolean;
   onError?: (error: unknown) => void;
 }
+import { WebhookDeliveryRepository } from './storage/webhook-delivery-repository.js';
+import { WebhookEndpointRepository } from './storage/webhook-endpoint-repository.js';
+import { DeliveryService } from './domain/webhook-deliveries.js';
+import { DeliveryWake, WebhookQueue } from './domain/webhook-queue.js';
+import { DEFAULT_RETRY_SCHEDULE } from './domain/webhook-schedule.js';
+import { WebhookService } from './domain/webhooks.js';
 
 /** Opens the store (applying migrations) and builds the domain services on it. */
 export async function openServices(config: Config, options: ServiceOptions = {}) {
@@ -54,6 +60,11 @@ export async function openServices(config: Config, options: ServiceOptions = {})
   }
   const eventRepo = new EventRepository(store.dialect);
   const events = new EventLog(store, eventRepo, clock, signal);
+  // Webhook deliveries are queued in the transaction of the change that emitted the events.
+  const endpointRepo = new WebhookEndpointRepository();
+  const deliveryRepo = new WebhookDeliveryRepository(store.dialect);
+  events.addSink(new WebhookQueue(endpointRepo, deliveryRepo));
+  const deliveryWake = new DeliveryWake();
   return {
     store,
     auth,
@@ -66,6 +77,9 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     accounts: new AccountService(store, new AccountRepository(), userRepo, apiKeys, events, clock),
     users: new UserService(store, userRepo, events, clock, auth),
     content: new ContentService(store, new ContentRepository(), events, clock),
+    deliveryWake,
+    webhooks: new WebhookService(store, endpointRepo, deliveryRepo, eventRepo, events, clock, config.webhookAllowPrivate, deliveryWake),
+    webhookDeliveries: new DeliveryService(store, endpointRepo, deliveryRepo, events, clock, config.webhookRetrySchedule ?? DEFAULT_RETRY_SCHEDULE),
     /** Closes the signal's connections, then the store. */
     async close() {
       await signal.close().catch(() => {});

@@ -25,6 +25,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'API keys', description: 'Keys act as their user, limited to their scopes.' },
         { name: 'Events', description: 'The event log of every change, by polling or over a WebSocket (wss://…/v1/ws).' },
         { name: 'Usage', description: 'Hourly rate limit and monthly quota (every /v1 response also shows the limit in X-RateLimit-* headers).' },
+        { name: 'Webhooks', description: 'Signed deliveries of events to your endpoints (Pro and Enterprise).' },
       ],
       components: {
         securitySchemes: {

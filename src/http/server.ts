@@ -8,6 +8,7 @@ import type { Authenticator } from '../domain/auth.js';
 import type { UserService } from '../domain/users.js';
 import type { ApiKeyService } from '../domain/api-keys.js';
 import type { EventFeed } from '../domain/event-feed.js';
+import type { WebhookService } from '../domain/webhooks.js';
 import { DomainError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { authenticate, requireDeclaredScope } from './auth.js';
@@ -18,6 +19,7 @@ import { RouteIndex } from './route-index.js';
 import { contentRoutes } from './routes/content.js';
 import { userRoutes } from './routes/users.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
+import { webhookRoutes } from './routes/webhooks.js';
 import { healthRoutes } from './routes/health.js';
 import { eventRoutes } from './routes/events.js';
 import { ErrorBody } from './schemas.js';
@@ -33,6 +35,7 @@ export interface HttpDeps {
   content: ContentService;
   users: UserService;
   apiKeys: ApiKeyService;
+  webhooks: WebhookService;
   auth: Authenticator;
   feed: EventFeed;
   /** The WebSocket channel (/v1/ws), built by the composition root with the live event stream. */
@@ -192,6 +195,7 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
       await v1.register(eventRoutes(deps.feed));
       await v1.register(deps.realtime);
       await v1.register(usageRoutes(deps.usage));
+      await v1.register(webhookRoutes(deps.webhooks));
     },
     { prefix: '/v1' },
   );

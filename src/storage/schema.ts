@@ -101,7 +101,56 @@ export interface UsageAlertTable {
   created_at: string;
 }
 
+/** A webhook endpoint of an account (CONTRACT.md §10). */
+export interface WebhookEndpointTable {
+  id: string;
+  account_id: string;
+  url: string;
+  description: string;
+  /** JSON array of event names, or ["*"]. */
+  events: string;
+  /** 1 or 0 (the same integer in both dialects). */
+  enabled: number;
+  /** whsec_… (signing needs the secret itself, so it cannot be stored as a hash). */
+  secret: string;
+  /** The secret before the last rotation; it still signs until previous_secret_expires_at. */
+  previous_secret: string | null;
+  previous_secret_expires_at: string | null;
+  /** Why the endpoint is disabled: requested, gone (410) or failing (3 days); null while enabled. */
+  disabled_reason: string | null;
+  disabled_at: string | null;
+  /** Start of the current run of failed attempts; null after a success. */
+  failing_since: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One delivery attempt of one event to one endpoint. */
+export interface WebhookDeliveryTable {
+  id: string;
+  account_id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  attempt: number;
+  status: string;
+  response_status: number | null;
+  duration_ms: number | null;
+  error: string | null;
+  created_at: string;
+  attempted_at: string | null;
+  /** While pending: when the attempt is due. Once failed: when the next attempt is due (null: none). */
+  next_attempt_at: string | null;
+  /** A worker's claim on a pending attempt: its token and when the claim lapses. */
+  lease: string | null;
+  locked_until: string | null;
+  /** The body to send when it is not an event of the log (webhook.test pings). */
+  payload: string | null;
+}
+
 export interface Database {
+  webhook_endpoints: WebhookEndpointTable;
+  webhook_deliveries: WebhookDeliveryTable;
   event_sequences: EventSequenceTable;
   events: EventTable;
   content_counts: ContentCountTable;

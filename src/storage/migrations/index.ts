@@ -5,6 +5,7 @@ import { initial } from './001-initial.js';
 import { contentCounts } from './002-content-counts.js';
 import { events } from './003-events.js';
 import { usage } from './004-usage.js';
+import { webhooks } from './005-webhooks.js';
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return {
@@ -14,6 +15,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '002-content-counts': contentCounts(dialect),
         '003-events': events(dialect),
         '004-usage': usage(dialect),
+        '005-webhooks': webhooks(dialect),
       };
     },
   };
