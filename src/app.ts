@@ -58,7 +58,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       ...services,
       limiter: limits.limiter,
       usage: limits.usage,
-      realtime: live.plugin,
+      realtime: live,
       ready: () => services.store.ping(),
       lifecycle,
       logStream: options.logStream,

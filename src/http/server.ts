@@ -1,6 +1,6 @@
 // The HTTP application: Fastify with request ids, the response envelope's meta, one request log
 // line, errors in the contract's shape, 404/405, deprecation headers, and the /v1 routes.
-import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
 import type { ContentService } from '../domain/content.js';
@@ -21,6 +21,8 @@ import { userRoutes } from './routes/users.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { healthRoutes } from './routes/health.js';
+import { registerMetrics } from './metrics.js';
+import type { Realtime } from './ws.js';
 import { eventRoutes } from './routes/events.js';
 import { ErrorBody } from './schemas.js';
 import { validatorCompiler } from './validation.js';
@@ -39,7 +41,7 @@ export interface HttpDeps {
   auth: Authenticator;
   feed: EventFeed;
   /** The WebSocket channel (/v1/ws), built by the composition root with the live event stream. */
-  realtime: FastifyPluginAsync;
+  realtime: Realtime;
   limiter: RateLimiter;
   usage: UsageService;
   ready: () => Promise<void>;
@@ -185,6 +187,7 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
 
   await registerOpenApi(app);
   await app.register(healthRoutes(deps.ready));
+  registerMetrics(app, { token: config.metricsToken, openSockets: deps.realtime.count });
   await app.register(
     async (v1) => {
       v1.addHook('onRequest', authenticate(deps.auth));
@@ -193,7 +196,7 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
       await v1.register(userRoutes(deps.users));
       await v1.register(apiKeyRoutes(deps.apiKeys));
       await v1.register(eventRoutes(deps.feed));
-      await v1.register(deps.realtime);
+      await v1.register(deps.realtime.plugin);
       await v1.register(usageRoutes(deps.usage));
       await v1.register(webhookRoutes(deps.webhooks));
     },

@@ -30,6 +30,8 @@ export interface Realtime {
   plugin: FastifyPluginAsync;
   /** Closes every connection with 1001 (going away), for shutdown. */
   closeAll(): void;
+  /** Open connections on this instance. */
+  count(): number;
 }
 
 export function realtime(deps: RealtimeDeps): Realtime {
@@ -104,5 +106,6 @@ export function realtime(deps: RealtimeDeps): Realtime {
     closeAll() {
       for (const connection of connections) connection.close(1001, 'server shutting down');
     },
+    count: () => connections.size,
   };
 }

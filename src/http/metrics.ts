@@ -1,0 +1,64 @@
+// GET /metrics (CONTRACT.md §13): Prometheus text for operators — requests by route and status,
+// their durations, open WebSocket connections, and the process's own figures (CPU, memory, event
+// loop delay, GC). Outside /v1, never counted or rate limited; behind METRICS_TOKEN when it is set.
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { DomainError } from '../domain/errors.js';
+import { bearerToken } from './auth.js';
+
+export interface MetricsOptions {
+  /** When set, a scrape must send `Authorization: Bearer <token>`. */
+  token?: string;
+  /** Open WebSocket connections of this instance, read at scrape time. */
+  openSockets: () => number;
+}
+
+function sameSecret(given: string | undefined, expected: string): boolean {
+  const a = Buffer.from(given ?? '');
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Registers the collectors and the route; one registry per app (tests run several apps in one process). */
+export function registerMetrics(app: FastifyInstance, options: MetricsOptions): void {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'cms_' });
+  const requests = new Counter({
+    name: 'cms_http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [registry],
+  });
+  const durations = new Histogram({
+    name: 'cms_http_request_duration_seconds',
+    help: 'Time from the request arriving to the response being sent, by method and route pattern.',
+    labelNames: ['method', 'route'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'cms_websocket_connections',
+    help: 'Open WebSocket connections on this instance.',
+    registers: [registry],
+    collect() {
+      this.set(options.openSockets());
+    },
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    // The route pattern, never the raw path: ids would make every item a label of its own.
+    const route = request.routeOptions.url ?? 'unmatched';
+    if (route === '/metrics') return;
+    requests.inc({ method: request.method, route, status: reply.statusCode });
+    durations.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+  });
+
+  app.get('/metrics', { schema: { hide: true }, config: { raw: true } }, async (request, reply) => {
+    if (options.token !== undefined && !sameSecret(bearerToken(request.headers.authorization), options.token)) {
+      throw new DomainError('unauthorized', 'Send the metrics token as "Authorization: Bearer <token>".');
+    }
+    reply.type(registry.contentType);
+    return registry.metrics();
+  });
+}
