@@ -60,7 +60,7 @@ describe('metrics', () => {
   });
 
   it('needs the token when METRICS_TOKEN is set', async () => {
-    for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: 'Bearer scrape-secret-12' }]) {
+    for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: 'Bearer scrape-secret-12' }] as Record<string, string>[]) {
       const res = await guarded.client.get('/metrics', { headers });
       assert.equal(res.status, 401);
       assert.equal(res.body.code, 'unauthorized');

@@ -7,7 +7,8 @@ import type { EventSignal } from '../storage/event-signal.js';
 import type { StoredEvent } from './events.js';
 import type { EventFeed } from './event-feed.js';
 
-export type EventSubscriber = (event: StoredEvent) => void;
+/** Receives events in order, several at a time when several are ready (so it can write them at once). */
+export type EventSubscriber = (events: StoredEvent[]) => void;
 
 interface AccountFeed {
   subscribers: Set<EventSubscriber>;
@@ -107,10 +108,10 @@ export class EventStream {
         for (;;) {
           const events = await this.feed.read(accountId, account.cursor!, PAGE);
           // Handed out in the same turn as the cursor moves, so a subscriber attaching meanwhile
-          // either gets an event here or finds the cursor before it.
-          for (const event of events) {
-            account.cursor = event.seq;
-            for (const subscriber of account.subscribers) subscriber(event);
+          // either gets these events or finds the cursor past them.
+          if (events.length > 0) {
+            account.cursor = events.at(-1)!.seq;
+            for (const subscriber of account.subscribers) subscriber(events);
           }
           if (events.length < PAGE) break;
         }
