@@ -10,6 +10,7 @@ import type { Principal } from '../domain/permissions.js';
 import { secondsUntil } from '../domain/plans.js';
 import type { LimitState, RateLimiter, RouteKind } from '../domain/rate-limiter.js';
 import { resolvePrincipal } from './auth.js';
+import { isDashboardRequest } from './dashboard.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -29,14 +30,15 @@ export function rateLimitHeaders(state: LimitState): Record<string, string> {
   };
 }
 
-const EXEMPT = /^\/(?:healthz|readyz|metrics|docs)(?:[/?]|$)/;
+// /auth throttles sign-in itself (admitSignIn); dashboard pages and assets are not the API.
+const EXEMPT = /^\/(?:healthz|readyz|metrics|docs|auth)(?:[/?]|$)/;
 const isUpgrade = (request: FastifyRequest) => request.headers.upgrade?.toLowerCase() === 'websocket';
 
 /** Adds the counting hook; register it after the hook that sets the request id, before any route's own. */
 export function installRateLimits(app: FastifyInstance, limiter: RateLimiter, auth: Authenticator): void {
   app.decorateRequest('rateLimit', null);
   app.addHook('onRequest', async (request, reply) => {
-    if (EXEMPT.test(request.url)) return;
+    if (EXEMPT.test(request.url) || isDashboardRequest(request)) return;
     // 404 and 405 are both answered by the not-found handler, and both come before the key (§3).
     const kind: RouteKind = request.is404 ? 'unknown' : isUpgrade(request) ? 'upgrade' : 'route';
     let principal: Principal | null;
