@@ -139,13 +139,14 @@ function Bar(props: { value: number; max: number; label: string }) {
 function DayChart(props: { days: Usage['days'] }) {
   const { days } = props;
   const max = Math.max(1, ...days.map((d) => d.used));
-  const width = Math.max(days.length * 24, 240);
+  // One 24-unit slot per day: a new cycle's few days stay narrow bars instead of stretching.
+  const width = Math.max(days.length * 24, 120);
   const height = 160;
   const bar = width / days.length;
   const total = days.reduce((sum, d) => sum + d.used, 0);
   return (
     <figure class="chart">
-      <svg viewBox={`0 0 ${width} ${height + 24}`} role="img" aria-label={`Requests per day: ${number(total)} over ${days.length} days, at most ${number(max)} in a day.`}>
+      <svg viewBox={`0 0 ${width} ${height + 24}`} width={width} height={height + 24} role="img" aria-label={`Requests per day: ${number(total)} over ${days.length} days, at most ${number(max)} in a day.`}>
         <line x1="0" y1={height} x2={width} y2={height} class="axis" />
         {days.map((d, i) => {
           const h = Math.round((d.used / max) * (height - 16));
