@@ -32,6 +32,9 @@ const PAGE = 10;
 // Raw HTML in the text is shown as text, never as markup; links to javascript: and the like are refused by markdown-it.
 const markdown = new MarkdownIt({ html: false, linkify: true, typographer: false });
 
+/** A confirmation to show on the next page (a new item opens at its own address). */
+let flash: string | null = null;
+
 export function ContentSection({ session, path }: { session: SessionView; path: string }) {
   if (path === '/content/new') return <Editor session={session} />;
   const id = /^\/content\/([^/]+)$/.exec(path)?.[1];
@@ -134,7 +137,11 @@ function EditorForm({ session, item: initial }: { session: SessionView; item?: I
   const [type, setType] = useState(initial?.type ?? 'blog');
   const [text, setText] = useState(initial?.content ?? '');
   const [busy, setBusy] = useState<string | null>(null);
-  const [message, setMessage] = useState<{ error?: string; success?: string }>({});
+  const [message, setMessage] = useState<{ error?: string; success?: string }>(() => {
+    const success = flash ?? undefined;
+    flash = null;
+    return { success };
+  });
   const [confirmDelete, setConfirmDelete] = useState(false);
   const textId = useId('body');
   const preview = useMemo(() => markdown.render(text), [text]);
@@ -158,9 +165,9 @@ function EditorForm({ session, item: initial }: { session: SessionView; item?: I
     run(status === 'published' ? 'publish' : 'save', async () => {
       if (!item) {
         const reply = await api.post<Item>('/v1/content', { title, type, content: text, status: status ?? 'draft' });
-        setItem(reply.data);
+        flash = status === 'published' ? 'Created and published.' : 'Created as a draft.';
         navigate(`/content/${reply.data.id}`, true);
-        return status === 'published' ? 'Created and published.' : 'Created as a draft.';
+        return flash;
       }
       const reply = await api.put<Item>(`/v1/content/${item.id}`, { title, type, content: text, ...(status ? { status } : {}) }, `"${item.version}"`);
       setItem(reply.data);
