@@ -2,8 +2,9 @@
 // counts too, §3), whatever its status — is counted against its key's account, or its client
 // address without a valid key, before anything else is checked, and its response shows that policy
 // in the X-RateLimit-* headers and the IETF RateLimit-Policy / RateLimit pair. The health probes,
-// /metrics and the /docs pages are not part of the interface and are left alone, as is the
-// plain-HTTP refusal (answered before Fastify sees the request).
+// /metrics, the /docs pages and the dashboard's pages and assets are not part of the interface and
+// are left alone (/auth throttles sign-in itself), as is the plain-HTTP refusal (answered before
+// Fastify sees the request).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Authenticator } from '../domain/auth.js';
 import type { Principal } from '../domain/permissions.js';
