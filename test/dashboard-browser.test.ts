@@ -26,7 +26,9 @@ describe('dashboard in a browser (sqlite)', { timeout: 240_000 }, () => {
   let page: Page;
 
   before(async () => {
-    [server, chromium, receiver] = await Promise.all([startServer('sqlite', { env: { WEBHOOK_ALLOW_PRIVATE: 'true' } }), startBrowser(), Receiver.start()]);
+    // The browser first: without Chromium the suite fails at once, with the fix, and leaves nothing running.
+    chromium = await startBrowser();
+    [server, receiver] = await Promise.all([startServer('sqlite', { env: { WEBHOOK_ALLOW_PRIVATE: 'true' } }), Receiver.start()]);
     owner = await server.account({ plan: 'pro' });
     await fs.mkdir(SHOTS, { recursive: true });
     context = await chromium.browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1200, height: 800 } });

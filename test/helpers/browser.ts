@@ -41,7 +41,7 @@ export async function startBrowser(): Promise<RunningBrowser> {
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
-  const endpoint = await new Promise<string>((resolve, reject) => {
+  const endpoint = new Promise<string>((resolve, reject) => {
     let seen = '';
     const timer = setTimeout(() => reject(new Error(`Chromium did not start within 30 s: ${seen.slice(-500)}`)), 30_000);
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
@@ -57,8 +57,16 @@ export async function startBrowser(): Promise<RunningBrowser> {
       reject(new Error(`Chromium exited (${code}) before it listened: ${seen.slice(-500)}`));
     });
   });
-  const browser = await chromium.connectOverCDP(endpoint);
   const pid = child.pid!;
+  let browser: Browser;
+  try {
+    browser = await chromium.connectOverCDP(await endpoint);
+  } catch (error) {
+    // Leave nothing behind: the process we started and its profile go.
+    if (child.exitCode === null) process.kill(pid, 'SIGKILL');
+    await fsp.rm(profile, { recursive: true, force: true });
+    throw error;
+  }
   return {
     browser,
     pid,
