@@ -81,6 +81,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     limits.flush().catch((error: unknown) => http.log.warn({ err: error }, 'could not record quota usage'));
   }, FLUSH_EVERY_MS);
   usageTimer.unref();
+  // Ended dashboard sessions are refused anyway; their rows are deleted hourly.
+  const sessionTimer = setInterval(() => {
+    services.sessions.prune().catch((error: unknown) => http.log.warn({ err: error }, 'could not prune sessions'));
+  }, 3_600_000);
+  sessionTimer.unref();
   // Webhook deliveries: woken by events committed (on any instance the signal reaches), by pings and
   // retries queued here, and by its own poll.
   const sender = new WebhookSender(config.webhookAllowPrivate, options.clock ?? systemClock);
@@ -106,6 +111,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     await Promise.all([http.close(), workerStopped]);
     clearInterval(flushTimer);
     clearInterval(usageTimer);
+    clearInterval(sessionTimer);
     stream.close();
     await retention.stop();
     await services.auth.flushLastUsed().catch(() => {});

@@ -51,6 +51,15 @@ export interface Config {
   /** Days the event log keeps events (GET /v1/events, WebSocket resume). */
   eventRetentionDays: number;
   limits: LimitsConfig;
+  /** Dashboard sign-in sessions (docs/dashboard.md). */
+  sessions: SessionConfig;
+}
+
+export interface SessionConfig {
+  /** A session nobody used for this long ends (renewed by use, to the minute). */
+  idleMinutes: number;
+  /** A session ends this long after sign-in, however busy. */
+  maxHours: number;
 }
 
 export class ConfigError extends Error {
@@ -217,5 +226,9 @@ export function loadConfig(environment: Env = process.env): Config {
     shutdownGraceSeconds: integer(env, 'SHUTDOWN_GRACE_SECONDS', 0, 600, 10),
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 1, 3650, 7),
     limits: limits(env),
+    sessions: {
+      idleMinutes: integer(env, 'SESSION_IDLE_MINUTES', 1, 7 * 24 * 60, 60),
+      maxHours: integer(env, 'SESSION_MAX_HOURS', 1, 30 * 24, 12),
+    },
   };
 }

@@ -44,12 +44,14 @@ async function main(): Promise<void> {
     console.log(
       [
         '',
-        'First start: created an account, its owner and an API key.',
+        'First start: created an account, its owner, a dashboard password and an API key.',
         `  Base URL:   ${baseUrl}`,
         `  Account:    ${created.account_id} (plan ${config.bootstrap.plan})`,
         `  Owner:      ${created.user_id} <${config.bootstrap.email}>`,
         `  API key:    ${created.api_key}`,
-        'Store the key safely: it is shown only this once.',
+        `  Dashboard:  ${baseUrl}/  sign in as ${config.bootstrap.email} with password ${created.password}`,
+        'Store the key and the password safely: they are shown only this once',
+        '(a new password: npx cms users set-password --user ' + config.bootstrap.email + ').',
         `Try: curl -k ${baseUrl}/v1/content -H "Authorization: Bearer ${created.api_key}"`,
         '',
       ].join('\n'),

@@ -23,6 +23,8 @@ import { RateLimiter } from './domain/rate-limiter.js';
 import { UsageAlerts } from './domain/usage-alerts.js';
 import { UsageLedger } from './domain/usage-ledger.js';
 import { UsageService } from './domain/usage.js';
+import { SessionService } from './domain/sessions.js';
+import { SessionRepository } from './storage/session-repository.js';
 
 export interface ServiceOptions {
   clock?: Clock;
@@ -65,6 +67,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
   const deliveryRepo = new WebhookDeliveryRepository(store.dialect);
   events.addSink(new WebhookQueue(endpointRepo, deliveryRepo));
   const deliveryWake = new DeliveryWake();
+  const sessions = new SessionService(store, new SessionRepository(), userRepo, clock, config.sessions);
   return {
     store,
     auth,
@@ -75,7 +78,14 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     /** The last event numbers of some accounts, for the live stream's safety poll. */
     heads: (accountIds: string[]) => store.run((db) => eventRepo.lastSeqs(db, accountIds)),
     accounts: new AccountService(store, new AccountRepository(), userRepo, apiKeys, events, clock),
-    users: new UserService(store, userRepo, events, clock, auth),
+    // A role change or deletion reaches cached keys and cached dashboard sessions alike.
+    users: new UserService(store, userRepo, events, clock, {
+      userChanged(userId) {
+        auth.userChanged(userId);
+        sessions.userChanged(userId);
+      },
+    }),
+    sessions,
     content: new ContentService(store, new ContentRepository(), events, clock),
     deliveryWake,
     webhooks: new WebhookService(store, endpointRepo, deliveryRepo, eventRepo, events, clock, config.webhookAllowPrivate, deliveryWake),

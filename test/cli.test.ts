@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { killChildren, runCli, startServerProcess, storeEnv, type Finished, type ServerProcess } from './helpers/process.js';
+import { signIn, signInRequest } from './helpers/sessions.js';
 import { testStores } from './helpers/stores.js';
 
 const KEY = /^cms_live_[0-9A-Za-z]{40}$/;
@@ -23,7 +24,7 @@ for (const store of testStores()) {
     let server: ServerProcess;
     let migrated: Finished & { json: unknown };
     let created: Finished & { json: unknown };
-    let account: { account_id: string; user_id: string; api_key: string };
+    let account: { account_id: string; user_id: string; api_key: string; password: string };
     const cms = (...args: string[]) => runCli(args, env);
 
     before(async () => {
@@ -40,7 +41,8 @@ for (const store of testStores()) {
 
     it('accounts create prints the account, its owner and a key that works against the server', async () => {
       assert.equal(created.code, 0, created.stderr);
-      assert.deepEqual(Object.keys(account).sort(), ['account_id', 'api_key', 'user_id']);
+      assert.deepEqual(Object.keys(account).sort(), ['account_id', 'api_key', 'password', 'user_id']);
+      assert.match(account.password, /^[A-Za-z0-9_-]{24}$/);
       assert.match(account.account_id, id('acct'));
       assert.match(account.user_id, id('user'));
       assert.match(account.api_key, KEY);
@@ -49,6 +51,35 @@ for (const store of testStores()) {
       const posted = await server.client.post('/v1/content', { key: account.api_key, json: { title: 'By the owner', type: 'blog', content: 'x' } });
       assert.equal(posted.status, 201, posted.text);
       assert.equal(posted.body.data.author, account.user_id);
+    });
+
+    it("accounts create gives the owner a password that signs in to the dashboard", async () => {
+      const res = await signInRequest(server.client, 'a@b.co', account.password);
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.data.user.id, account.user_id);
+    });
+
+    it('users set-password sets a password piped in, or generates one; either ends the sessions the user had', async () => {
+      const made = await runCli(['accounts', 'create', '--email', 'pw@b.co'], env);
+      const owner = made.json as typeof account;
+      const before = await signIn(server.client, 'pw@b.co', owner.password);
+
+      const piped = await runCli(['users', 'set-password', '--user', 'PW@b.co'], env, 'a brand new passphrase\n');
+      assert.equal(piped.code, 0, piped.stderr);
+      assert.deepEqual(piped.json, { user_id: owner.user_id, account_id: owner.account_id, email: 'pw@b.co', sessions_ended: 1 });
+      assert.equal((await before.send('GET', '/v1/content')).status, 401, 'signed out everywhere');
+      assert.equal((await signInRequest(server.client, 'pw@b.co', owner.password)).status, 401, 'the old password is gone');
+      await signIn(server.client, 'pw@b.co', 'a brand new passphrase');
+
+      const generated = await cms('users', 'set-password', '--user', owner.user_id);
+      assert.equal(generated.code, 0, generated.stderr);
+      const { password, sessions_ended } = generated.json as { password: string; sessions_ended: number };
+      assert.match(password, /^[A-Za-z0-9_-]{24}$/);
+      assert.equal(sessions_ended, 1);
+      await signIn(server.client, 'pw@b.co', password);
+
+      assertFailed(await runCli(['users', 'set-password', '--user', 'pw@b.co'], env, 'short'), /password: Must be at least 12 characters/);
+      assertFailed(await cms('users', 'set-password', '--user', 'nobody@b.co'), /User not found/);
     });
 
     it('accounts create refuses an e-mail already in use', async () => {

@@ -10,6 +10,7 @@ import type { Response } from './helpers/client.js';
 import { requestLogs } from './helpers/logs.js';
 import { exitOf, killChildren, spawnTs, startServerProcess, storeEnv } from './helpers/process.js';
 import { closed, openTls, readResponse } from './helpers/raw.js';
+import { signInRequest } from './helpers/sessions.js';
 import { startServer, type TestAccount, type TestServer } from './helpers/server.js';
 import { testStores, type StoreKind } from './helpers/stores.js';
 
@@ -218,6 +219,12 @@ for (const store of testStores()) {
         // The client trusts only DATA_DIR/tls-cert.pem: a 200 proves the server uses that certificate.
         const listed = await first.client.get('/v1/content', { key });
         assert.equal(listed.status, 200, listed.text);
+        // The owner's one-time dashboard password is printed beside the key, and signs in.
+        await first.waitForStdout(/with password \S+/);
+        const [, email, password] = /sign in as (\S+) with password (\S+)/.exec(first.stdout())!;
+        assert.equal(email, 'owner@example.com');
+        const signedIn = await signInRequest(first.client, email!, password!);
+        assert.equal(signedIn.status, 200, signedIn.text);
         const cert = await fs.readFile(path.join(env.DATA_DIR!, 'tls-cert.pem'), 'utf8');
         const stopped = await first.stop();
         assert.deepEqual([stopped.code, stopped.signal], [0, null], stopped.stderr);
@@ -230,6 +237,7 @@ for (const store of testStores()) {
         assert.deepEqual([again.code, again.signal], [0, null], again.stderr);
         assert.doesNotMatch(again.stdout, KEY);
         assert.doesNotMatch(again.stdout, /First start/);
+        assert.doesNotMatch(again.stdout, /with password/);
         assert.equal(await fs.readFile(path.join(env.DATA_DIR!, 'tls-cert.pem'), 'utf8'), cert);
       }));
 

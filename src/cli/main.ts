@@ -11,6 +11,7 @@ const USAGE = `Usage:
   cms accounts create --email <e> [--name <n>] [--plan free|basic|pro|enterprise] [--rate-limit <per hour>] [--quota <per month>]
   cms accounts plan --account <id> --plan <plan> [--rate-limit N] [--quota N]
   cms keys create --user <user id or e-mail> [--name <n>] [--scopes a,b]
+  cms users set-password --user <user id or e-mail>   (the password on standard input, or none to generate one)
   cms migrate`;
 
 class UsageError extends Error {}
@@ -30,6 +31,15 @@ function plan(value: string | undefined): Plan | undefined {
 function required(name: string, value: string | undefined): string {
   if (value === undefined || value === '') throw new UsageError(`--${name} is required`);
   return value;
+}
+
+/** A password piped in (one trailing newline dropped); undefined when standard input is a terminal or empty. */
+async function passwordFromStdin(): Promise<string | undefined> {
+  if (process.stdin.isTTY) return undefined;
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return text === '' ? undefined : text;
 }
 
 async function run(argv: string[]): Promise<unknown> {
@@ -60,7 +70,7 @@ async function run(argv: string[]): Promise<unknown> {
     }
   }
 
-  const known = ['accounts create', 'accounts plan', 'keys create'];
+  const known = ['accounts create', 'accounts plan', 'keys create', 'users set-password'];
   if (!known.includes(command)) throw new UsageError(`unknown command "${argv.join(' ')}"`);
   const services = await openServices(config);
   try {
@@ -80,6 +90,13 @@ async function run(argv: string[]): Promise<unknown> {
         const quota = positiveInt('quota', values.quota);
         await services.accounts.setPlan(account, newPlan, rateLimit, quota);
         return { account_id: account, plan: newPlan, rate_limit: rateLimit ?? null, quota: quota ?? null };
+      }
+      case 'users set-password': {
+        const user = required('user', values.user);
+        const result = await services.accounts.setPassword(user, await passwordFromStdin());
+        // A new password signs the user out everywhere.
+        const ended = await services.sessions.endAll(result.account_id, result.user_id);
+        return { ...result, sessions_ended: ended };
       }
       default: {
         const scopes = values.scopes?.split(',').map((s) => s.trim()).filter(Boolean);

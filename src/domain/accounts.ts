@@ -1,5 +1,6 @@
 // Accounts as the operator sees them: the first-start bootstrap and the administration CLI's
 // operations (create an account with its owner and first key, change a plan, issue a key).
+import { randomBytes } from 'node:crypto';
 import type { Store, Tx } from '../storage/db.js';
 import type { AccountRepository } from '../storage/account-repository.js';
 import type { UserRepository } from '../storage/user-repository.js';
@@ -9,6 +10,7 @@ import { scopeErrors, type ApiKeyService } from './api-keys.js';
 import { DomainError, invalid, notFound, type FieldError } from './errors.js';
 import type { EventLog } from './events.js';
 import { newId, type Clock } from './ids.js';
+import { hashPassword } from './passwords.js';
 import { scopesForRole, type Role } from './permissions.js';
 import { isEmailAddress, normaliseEmail } from './users.js';
 
@@ -24,6 +26,13 @@ export interface CreatedAccount {
   account_id: string;
   user_id: string;
   api_key: string;
+  /** The owner's dashboard password, generated and shown this once (change it with `cms users set-password`). */
+  password: string;
+}
+
+/** A generated password: 24 characters from 144 random bits, past the 12-character minimum. */
+export function generatePassword(): string {
+  return randomBytes(18).toString('base64url');
 }
 
 export class AccountService {
@@ -43,10 +52,11 @@ export class AccountService {
    */
   async bootstrap(plan: Plan, email: string): Promise<CreatedAccount | undefined> {
     if (await this.store.run((db) => this.repo.getSetting(db, 'bootstrapped'))) return undefined;
+    const password = await newPassword();
     try {
       return await this.store.transaction(async (tx) => {
         await this.repo.markSetting(tx, 'bootstrapped', this.clock().toISOString());
-        return this.insertAccount(tx, { email, plan, name: 'Owner' });
+        return this.insertAccount(tx, { email, plan, name: 'Owner' }, password);
       });
     } catch (error) {
       if (error instanceof UniqueViolation) return undefined;
@@ -62,8 +72,9 @@ export class AccountService {
       errors.push({ field: 'plan', code: 'invalid_value', message: `Must be one of ${PLANS.join(', ')}.` });
     }
     if (errors.length) throw invalid(errors);
+    const password = await newPassword();
     try {
-      return await this.store.transaction((tx) => this.insertAccount(tx, { ...input, email }));
+      return await this.store.transaction((tx) => this.insertAccount(tx, { ...input, email }, password));
     } catch (error) {
       if (error instanceof UniqueViolation) throw new DomainError('conflict', `The e-mail address ${email} is already in use.`);
       throw error;
@@ -96,7 +107,28 @@ export class AccountService {
     return { id: created.id, api_key: created.key };
   }
 
-  private async insertAccount(tx: Tx, input: NewAccount): Promise<CreatedAccount> {
+  /**
+   * Sets a user's dashboard password (operator action, any account): the one given, or a generated
+   * one that is returned. The caller ends the user's sessions.
+   */
+  async setPassword(user: string, password?: string): Promise<{ user_id: string; account_id: string; email: string; password?: string }> {
+    if (password !== undefined && [...password].length < 12) {
+      throw invalid([{ field: 'password', code: 'too_short', message: 'Must be at least 12 characters.' }]);
+    }
+    const row = await this.store.run((db) =>
+      user.startsWith('user_') ? this.users.findByIdAnyAccount(db, user) : this.users.findByEmailAnyAccount(db, normaliseEmail(user)),
+    );
+    if (!row) throw notFound('User');
+    const chosen = password ?? generatePassword();
+    const hash = await hashPassword(chosen);
+    await this.events.change(row.account_id, async (tx, emit) => {
+      const updated = await this.users.update(tx, row.account_id, row.id, { password_hash: hash, updated_at: this.clock().toISOString() });
+      if (updated) emit('user.updated', updated);
+    });
+    return { user_id: row.id, account_id: row.account_id, email: row.email, ...(password === undefined ? { password: chosen } : {}) };
+  }
+
+  private async insertAccount(tx: Tx, input: NewAccount, password: { plain: string; hash: string }): Promise<CreatedAccount> {
     const now = this.clock().toISOString();
     const accountId = newId('acct');
     const userId = newId('user');
@@ -110,9 +142,15 @@ export class AccountService {
       updated_at: now,
     });
     const owner = { id: userId, email: input.email, name: input.name ?? 'Owner', role: 'owner', created_at: now, updated_at: now };
-    await this.users.insert(tx, { ...owner, account_id: accountId, password_hash: null });
+    await this.users.insert(tx, { ...owner, account_id: accountId, password_hash: password.hash });
     await this.events.record(tx, accountId, [{ type: 'user.created', data: owner }]);
     const { key } = await this.keys.issue(tx, accountId, userId, 'Default key', scopesForRole('owner'));
-    return { account_id: accountId, user_id: userId, api_key: key };
+    return { account_id: accountId, user_id: userId, api_key: key, password: password.plain };
   }
+}
+
+/** Hashed before the transaction: nothing but queries may be awaited inside one. */
+async function newPassword(): Promise<{ plain: string; hash: string }> {
+  const plain = generatePassword();
+  return { plain, hash: await hashPassword(plain) };
 }

@@ -2,6 +2,7 @@
 // (or, without a valid key, in a one-minute window of its client address); over the limit it is
 // refused, and then it is refused once the account's monthly quota is spent. A request that passes
 // holds one unit of the quota until it is answered: a 2xx spends it, anything else gives it back.
+import { createHash } from 'node:crypto';
 import { isIPv6 } from 'node:net';
 import type { LimitsConfig } from '../config.js';
 import type { QuotaProbe, RateStore, Usage } from '../storage/rate-store.js';
@@ -38,6 +39,10 @@ export interface Admission {
 }
 
 export type RouteKind = 'route' | 'unknown' | 'upgrade';
+
+/** Sign-in attempts allowed per e-mail address per window, whatever their outcome. */
+export const SIGN_IN_PER_EMAIL = 10;
+const SIGN_IN_WINDOW_MS = 15 * MINUTE_MS;
 
 /** Usage counters stay in the store a day past their cycle's end. */
 const USAGE_KEPT_MS = 24 * HOUR_MS;
@@ -136,6 +141,21 @@ export class RateLimiter {
     return { state, refusal: new LimitExceeded('rate_limited', `Too many requests without a valid API key from this address; retry in ${retry} s.`, retry) };
   }
 
+  /**
+   * A dashboard sign-in attempt, counted before the password is checked: in its address's window
+   * (the same counter as requests without a valid key) and in a window of the e-mail address it
+   * names, so neither one address nor many can try passwords on one account quickly.
+   */
+  async admitSignIn(address: string, email: string): Promise<Admission> {
+    const t = this.clock().getTime();
+    const byAddress = await this.admitAddress(address, 'route');
+    const who = createHash('sha256').update(email).digest('hex').slice(0, 32);
+    const hit = await this.rates.hit(`signin:${who}`, t, SIGN_IN_WINDOW_MS, SIGN_IN_PER_EMAIL);
+    if (byAddress.refusal || hit.count <= SIGN_IN_PER_EMAIL) return byAddress;
+    const retry = secondsUntil(hit.resetAt, t);
+    return { state: byAddress.state, refusal: new LimitExceeded('rate_limited', `Too many sign-in attempts for this e-mail address; retry in ${retry} s.`, retry) };
+  }
+
   /** The account's usage of the cycle: the store's running count (reservations included), else what is recorded. */
   async used(accountId: string, cycle: Cycle): Promise<number> {
     const start = cycle.start.toISOString();
@@ -145,6 +165,7 @@ export class RateLimiter {
   private async settle(principal: Principal, terms: Terms, used: number, succeeded: boolean): Promise<void> {
     if (!succeeded) return this.rates.release(terms.usageKey);
     this.ledger.add(principal.accountId, terms.start, principal.keyId);
+    this.ledger.addDay(principal.accountId, this.clock().toISOString().slice(0, 10));
     const quota = terms.allowance.perCycle;
     const crossed = ([80, 100] as const).filter((threshold) => used >= Math.ceil((quota * threshold) / 100));
     if (crossed.length === 0) return;

@@ -9,6 +9,9 @@ import { allowanceOf, billingCycle } from './plans.js';
 import type { LimitState, RateLimiter } from './rate-limiter.js';
 import type { Usage } from './schemas/usage.js';
 import type { UsageLedger } from './usage-ledger.js';
+import { SESSION_KEY_PREFIX } from './sessions.js';
+
+const DAY_MS = 86_400_000;
 
 export class UsageService {
   constructor(
@@ -34,6 +37,10 @@ export class UsageService {
     const owners = new Map(
       (await this.store.run((db) => this.repo.keyOwners(db, principal.accountId, [...perKey.keys()]))).map((k) => [k.id, k]),
     );
+    // Dashboard sessions count under `dashboard:<user id>` (docs/dashboard.md).
+    for (const keyId of perKey.keys()) {
+      if (keyId.startsWith(SESSION_KEY_PREFIX)) owners.set(keyId, { id: keyId, name: 'Dashboard', user_id: keyId.slice(SESSION_KEY_PREFIX.length) });
+    }
     const seesAll = principal.role === 'owner' || principal.role === 'admin';
     const keys = [...perKey]
       .filter(([keyId]) => seesAll || owners.get(keyId)?.user_id === principal.userId)
@@ -49,6 +56,22 @@ export class UsageService {
       remaining: Math.max(0, perCycle - used),
       rate_limit: window && { limit: window.limit, remaining: window.remaining, reset: Math.ceil(window.resetAt / 1000) },
       keys,
+      days: await this.days(principal.accountId, start),
     };
+  }
+
+  /** Each UTC day from the cycle's start to today with the account's 2xx requests: stored plus this instance's unwritten. */
+  private async days(accountId: string, cycleStart: string): Promise<{ date: string; used: number }[]> {
+    const today = this.clock().toISOString().slice(0, 10);
+    const first = cycleStart.slice(0, 10);
+    const counts = new Map<string, number>();
+    for (const row of await this.store.run((db) => this.repo.days(db, accountId, first, today))) counts.set(row.day, row.used);
+    for (const [day, n] of this.ledger.unwrittenDays(accountId)) counts.set(day, (counts.get(day) ?? 0) + n);
+    const days: { date: string; used: number }[] = [];
+    for (let t = Date.parse(`${first}T00:00:00Z`); t <= Date.parse(`${today}T00:00:00Z`); t += DAY_MS) {
+      const date = new Date(t).toISOString().slice(0, 10);
+      days.push({ date, used: counts.get(date) ?? 0 });
+    }
+    return days;
   }
 }

@@ -46,6 +46,13 @@ export async function resolvePrincipal(auth: Authenticator, request: FastifyRequ
   return request.principal;
 }
 
+/** Sets the principal another credential (a dashboard session) resolved; later lookups keep it. */
+export function setPrincipal(request: FastifyRequest, principal: Principal | null): void {
+  request.principal = principal;
+  request.credential = null;
+  resolved.add(request);
+}
+
 export function authenticate(auth: Authenticator) {
   return async (request: FastifyRequest): Promise<void> => {
     const principal = await resolvePrincipal(auth, request);
@@ -53,7 +60,11 @@ export function authenticate(auth: Authenticator) {
       const token = presentedKey(request);
       throw new DomainError(
         'unauthorized',
-        token === undefined ? 'Send your API key as "Authorization: Bearer <key>".' : 'The API key is invalid, revoked or expired.',
+        request.sessionEnded
+          ? 'Your dashboard session has ended; sign in again.'
+          : token === undefined
+            ? 'Send your API key as "Authorization: Bearer <key>".'
+            : 'The API key is invalid, revoked or expired.',
       );
     }
   };

@@ -2,14 +2,16 @@
 // counts too, §3), whatever its status — is counted against its key's account, or its client
 // address without a valid key, before anything else is checked, and its response shows that policy
 // in the X-RateLimit-* headers and the IETF RateLimit-Policy / RateLimit pair. The health probes,
-// /metrics and the /docs pages are not part of the interface and are left alone, as is the
-// plain-HTTP refusal (answered before Fastify sees the request).
+// /metrics, the /docs pages and the dashboard's pages and assets are not part of the interface and
+// are left alone (/auth throttles sign-in itself), as is the plain-HTTP refusal (answered before
+// Fastify sees the request).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Authenticator } from '../domain/auth.js';
 import type { Principal } from '../domain/permissions.js';
 import { secondsUntil } from '../domain/plans.js';
 import type { LimitState, RateLimiter, RouteKind } from '../domain/rate-limiter.js';
 import { resolvePrincipal } from './auth.js';
+import { isDashboardRequest } from './dashboard.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -29,14 +31,15 @@ export function rateLimitHeaders(state: LimitState): Record<string, string> {
   };
 }
 
-const EXEMPT = /^\/(?:healthz|readyz|metrics|docs)(?:[/?]|$)/;
+// /auth throttles sign-in itself (admitSignIn); dashboard pages and assets are not the API.
+const EXEMPT = /^\/(?:healthz|readyz|metrics|docs|auth)(?:[/?]|$)/;
 const isUpgrade = (request: FastifyRequest) => request.headers.upgrade?.toLowerCase() === 'websocket';
 
 /** Adds the counting hook; register it after the hook that sets the request id, before any route's own. */
 export function installRateLimits(app: FastifyInstance, limiter: RateLimiter, auth: Authenticator): void {
   app.decorateRequest('rateLimit', null);
   app.addHook('onRequest', async (request, reply) => {
-    if (EXEMPT.test(request.url)) return;
+    if (EXEMPT.test(request.url) || isDashboardRequest(request)) return;
     // 404 and 405 are both answered by the not-found handler, and both come before the key (§3).
     const kind: RouteKind = request.is404 ? 'unknown' : isUpgrade(request) ? 'upgrade' : 'route';
     let principal: Principal | null;

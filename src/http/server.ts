@@ -31,6 +31,10 @@ import type { RateLimiter } from '../domain/rate-limiter.js';
 import type { UsageService } from '../domain/usage.js';
 import { installRateLimits } from './rate-limit.js';
 import { usageRoutes } from './routes/usage.js';
+import type { SessionService } from '../domain/sessions.js';
+import { registerDashboard } from './dashboard.js';
+import { sessionRoutes } from './routes/sessions.js';
+import { requireCsrf, resolveSessions } from './sessions.js';
 
 export interface HttpDeps {
   config: Config;
@@ -44,6 +48,8 @@ export interface HttpDeps {
   realtime: Realtime;
   limiter: RateLimiter;
   usage: UsageService;
+  /** Dashboard sign-in sessions: a second way to authenticate /v1 requests (docs/dashboard.md). */
+  sessions: SessionService;
   ready: () => Promise<void>;
   lifecycle: Lifecycle;
   /** Where log lines go; defaults to stdout. Tests pass a stream they can read. */
@@ -100,6 +106,8 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
   app.decorateRequest('principal', null);
   app.decorateRequest('credential', null);
   app.decorateRequest('endInFlight', null);
+  app.decorateRequest('session', null);
+  app.decorateRequest('sessionEnded', false);
 
   // JSON is the only media type accepted (Fastify's built-in text/plain parser goes too: 415).
   // An empty JSON body on a route without one (archive) is no body at all, not a syntax error.
@@ -131,6 +139,9 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
       throw new DomainError('unavailable', 'The server is shutting down; retry shortly.');
     }
   });
+
+  // A dashboard session cookie stands in for a key on /v1; resolved before the limiter counts the request.
+  app.addHook('onRequest', resolveSessions(deps.sessions));
 
   // Rate limits come right after the request id and before everything else (CONTRACT.md §3, §8).
   if (config.limits.enabled) installRateLimits(app, deps.limiter, deps.auth);
@@ -173,7 +184,10 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
       .send({ message: e.message, code: e.code, ...(e.errors ? { errors: e.errors } : {}) });
   });
 
+  const dashboardPage = await registerDashboard(app);
   app.setNotFoundHandler(async (request, reply) => {
+    const page = dashboardPage(request, reply);
+    if (page) return page;
     const path = request.url.split('?')[0] ?? '/';
     const allowed = routes.methodsFor(path);
     if (allowed.length > 0) {
@@ -188,9 +202,11 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
   await registerOpenApi(app);
   await app.register(healthRoutes(deps.ready));
   registerMetrics(app, { token: config.metricsToken, openSockets: deps.realtime.count });
+  await app.register(sessionRoutes(deps.sessions, deps.limiter, config.sessions.maxHours * 3600), { prefix: '/auth' });
   await app.register(
     async (v1) => {
       v1.addHook('onRequest', authenticate(deps.auth));
+      v1.addHook('onRequest', requireCsrf);
       v1.addHook('preValidation', requireDeclaredScope);
       await v1.register(contentRoutes(deps.content));
       await v1.register(userRoutes(deps.users));

@@ -148,6 +148,26 @@ export interface WebhookDeliveryTable {
   payload: string | null;
 }
 
+/** A dashboard sign-in (migration 006); the cookie holds the token, the row only its hash. */
+export interface SessionTable {
+  id: string;
+  token_hash: string;
+  account_id: string;
+  user_id: string;
+  csrf_token: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+  user_agent: string | null;
+}
+
+/** Requests that ended 2xx per account and UTC day (YYYY-MM-DD); added to in batches (migration 006). */
+export interface UsageDayTable {
+  account_id: string;
+  day: string;
+  used: number;
+}
+
 export interface Database {
   webhook_endpoints: WebhookEndpointTable;
   webhook_deliveries: WebhookDeliveryTable;
@@ -161,6 +181,8 @@ export interface Database {
   settings: SettingTable;
   usage_counts: UsageCountTable;
   usage_alerts: UsageAlertTable;
+  sessions: SessionTable;
+  usage_days: UsageDayTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

@@ -1,7 +1,7 @@
 // Quota usage and alert markers. Every query is scoped by account id except the batched flush,
 // whose rows each carry theirs, and the pruning of old markers, which is service-wide by nature.
 import type { Db, Tx } from './db.js';
-import type { UsageCountTable } from './schema.js';
+import type { UsageCountTable, UsageDayTable } from './schema.js';
 
 export interface KeyUsageRow {
   key_id: string;
@@ -27,6 +27,30 @@ export class UsageRepository {
         )
         .execute();
     }
+  }
+
+  /** Adds each row's `used` to what is stored for its (account, day). */
+  async addDays(tx: Tx, rows: UsageDayTable[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += 500) {
+      await tx
+        .insertInto('usage_days')
+        .values(rows.slice(i, i + 500))
+        .onConflict((oc) => oc.columns(['account_id', 'day']).doUpdateSet((eb) => ({ used: eb('usage_days.used', '+', eb.ref('excluded.used')) })))
+        .execute();
+    }
+  }
+
+  /** The account's requests per UTC day from `fromDay` to `toDay` (YYYY-MM-DD, both included); days without any are absent. */
+  async days(db: Db, accountId: string, fromDay: string, toDay: string): Promise<{ day: string; used: number }[]> {
+    const rows = await db
+      .selectFrom('usage_days')
+      .select(['day', 'used'])
+      .where('account_id', '=', accountId)
+      .where('day', '>=', fromDay)
+      .where('day', '<=', toDay)
+      .orderBy('day')
+      .execute();
+    return rows.map((r) => ({ day: r.day, used: Number(r.used) }));
   }
 
   async total(db: Db, accountId: string, periodStart: string): Promise<number> {

@@ -36,8 +36,9 @@ export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH, HOME: process.env.HOME ?? os.tmpdir(), HOST: '127.0.0.1', LOG_LEVEL: 'info', ...extra };
 }
 
-export function spawnTs(script: 'src/main.ts' | 'src/cli/main.ts', args: string[], env: Record<string, string>): Child {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnTs(script: 'src/main.ts' | 'src/cli/main.ts', args: string[], env: Record<string, string>, input?: string): Child {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, env: childEnv(env), stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+  if (input !== undefined) child.stdin!.end(input);
   running.add(child);
   let stdout = '';
   let stderr = '';
@@ -104,8 +105,9 @@ export async function exitOf(child: Child, timeoutMs = 15_000): Promise<Finished
 }
 
 /** Runs `cms <args>` to completion; `json` is stdout parsed, when it parses. */
-export async function runCli(args: string[], env: Record<string, string>): Promise<Finished & { json: unknown }> {
-  const result = await exitOf(spawnTs('src/cli/main.ts', args, env), 30_000);
+/** Runs the `cms` command; `input` is piped to its standard input (otherwise it has none). */
+export async function runCli(args: string[], env: Record<string, string>, input?: string): Promise<Finished & { json: unknown }> {
+  const result = await exitOf(spawnTs('src/cli/main.ts', args, env, input), 30_000);
   let json: unknown;
   try {
     json = JSON.parse(result.stdout);

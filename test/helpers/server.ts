@@ -14,6 +14,9 @@ export interface TestAccount {
   accountId: string;
   userId: string;
   key: string;
+  /** The owner's dashboard password. */
+  password: string;
+  email: string;
 }
 
 export interface TestServer {
@@ -74,13 +77,14 @@ export async function startServer(store: StoreKind, options: ServerOptions = {})
     dataDir,
     logs,
     async account(opts = {}) {
+      const email = opts.email ?? `owner${++counter}-${process.pid}-${Date.now()}@example.com`;
       const created = await app.accounts.createAccount({
-        email: opts.email ?? `owner${++counter}-${process.pid}-${Date.now()}@example.com`,
+        email,
         plan: opts.plan ?? 'pro',
         rateLimit: opts.rateLimit,
         quota: opts.quota,
       });
-      return { accountId: created.account_id, userId: created.user_id, key: created.api_key };
+      return { accountId: created.account_id, userId: created.user_id, key: created.api_key, password: created.password, email: email.toLowerCase() };
     },
     async content(key, fields = {}) {
       const res = await client.post('/v1/content', { key, json: { title: 'A title', type: 'blog', content: '# Hello', ...fields } });

@@ -27,13 +27,23 @@ export const Usage = Type.Object(
     keys: Type.Array(
       Type.Object(
         {
-          key_id: Type.String(),
-          name: Type.Union([Type.String(), Type.Null()], { description: 'null once the key is deleted with its user.' }),
+          key_id: Type.String({ description: 'An API key id, or `dashboard:<user id>` for what that user did signed in to the dashboard.' }),
+          name: Type.Union([Type.String(), Type.Null()], { description: 'null once the key is deleted with its user; `Dashboard` for the dashboard.' }),
           used: Type.Integer({ description: 'Requests of this cycle made with the key that ended 2xx.' }),
         },
         { additionalProperties: false },
       ),
       { description: 'Keys that were used this cycle, most used first: every key for admins and owners, otherwise your own.' },
+    ),
+    days: Type.Array(
+      Type.Object(
+        {
+          date: Type.String({ format: 'date', description: 'A UTC day, YYYY-MM-DD.' }),
+          used: Type.Integer({ description: "Requests of the account that day that ended 2xx (all keys and dashboard sessions)." }),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'Every UTC day of the current cycle up to today, oldest first, zeros included. The running count of a day may lag by a few seconds.' },
     ),
   },
   { additionalProperties: false },

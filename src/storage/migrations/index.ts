@@ -6,6 +6,7 @@ import { contentCounts } from './002-content-counts.js';
 import { events } from './003-events.js';
 import { usage } from './004-usage.js';
 import { webhooks } from './005-webhooks.js';
+import { dashboard } from './006-dashboard.js';
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return {
@@ -16,6 +17,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '003-events': events(dialect),
         '004-usage': usage(dialect),
         '005-webhooks': webhooks(dialect),
+        '006-dashboard': dashboard(dialect),
       };
     },
   };

@@ -1,0 +1,58 @@
+// /auth: dashboard sign-in, the current session and sign-out (docs/dashboard.md). Outside /v1 (these
+// make the credential; they are not the API), so no envelope meta rules or API counting apply; sign-in
+// attempts are throttled by the API's own limiter (per address and per e-mail address).
+import Type from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { DomainError, forbidden } from '../../domain/errors.js';
+import type { RateLimiter } from '../../domain/rate-limiter.js';
+import type { SessionService } from '../../domain/sessions.js';
+import { normaliseEmail } from '../../domain/users.js';
+import { rateLimitHeaders } from '../rate-limit.js';
+import { checkCsrf, clearSessionCookie, ownOrigin, sessionToken, setSessionCookie } from '../sessions.js';
+
+const SignIn = Type.Object(
+  {
+    email: Type.String({ minLength: 1, maxLength: 254 }),
+    password: Type.String({ minLength: 1, maxLength: 1024 }),
+  },
+  { additionalProperties: false },
+);
+
+export function sessionRoutes(sessions: SessionService, limiter: RateLimiter, maxAgeSeconds: number): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.addHook('onRequest', async (_request, reply) => {
+      reply.header('Cache-Control', 'no-store');
+    });
+
+    app.post('/sign-in', { schema: { hide: true, body: SignIn } }, async (request, reply) => {
+      // Login CSRF: a browser always sends Origin on a POST; another site's must not sign you in.
+      if (request.headers.origin !== undefined && request.headers.origin !== ownOrigin(request)) {
+        throw forbidden('Cross-site sign-in refused: sign in from the dashboard itself.');
+      }
+      const admission = await limiter.admitSignIn(request.ip, normaliseEmail(request.body.email));
+      reply.headers(rateLimitHeaders(admission.state));
+      if (admission.refusal) throw admission.refusal;
+      const { token, session } = await sessions.signIn(request.body.email, request.body.password, request.headers['user-agent']);
+      setSessionCookie(reply, token, maxAgeSeconds);
+      return { data: session.view };
+    });
+
+    app.get('/session', { schema: { hide: true } }, async (request) => {
+      const token = sessionToken(request);
+      const session = token === undefined ? undefined : await sessions.authenticate(token);
+      if (!session) throw new DomainError('unauthorized', token === undefined ? 'You are not signed in.' : 'Your dashboard session has ended; sign in again.');
+      return { data: session.view };
+    });
+
+    app.post('/sign-out', { schema: { hide: true } }, async (request, reply) => {
+      const token = sessionToken(request);
+      const session = token === undefined ? undefined : await sessions.authenticate(token);
+      if (session) {
+        checkCsrf(request, session);
+        await sessions.signOut(session);
+      }
+      clearSessionCookie(reply);
+      return reply.code(204).send(null);
+    });
+  };
+}
