@@ -77,3 +77,41 @@ for (const setup of setups) {
     });
   });
 }
+
+for (const store of testStores()) {
+  describe(`resuming on an instance that has not caught up (${store})`, () => {
+    // On SQLite signals stay in their process and the safety poll is set to an hour here, so the
+    // second instance's stream stands behind the store until its own write wakes it. On PostgreSQL
+    // (LISTEN/NOTIFY) it keeps up; the guarantee is the same either way.
+    let a: TestServer;
+    let b: SecondInstance;
+    before(async () => {
+      a = await startServer(store, { eventPollMs: 3_600_000 });
+      b = await startSecondInstance(a, { eventPollMs: 3_600_000 });
+    });
+    after(async () => {
+      await b.close();
+      await a.close();
+    });
+
+    it('never repeats events up to `since`, even when the instance is behind it', async () => {
+      const account = await a.account();
+      // B follows the account (so its stream has a cursor), then A writes behind its back.
+      const watcher = await WsClient.open(b, account.key);
+      await watcher.subscribe('content.created');
+      for (let i = 0; i < 3; i++) await a.content(account.key, { title: `Written on A ${i}` });
+      const log = (await a.client.get('/v1/events', { key: account.key })).body.data as { id: string }[];
+      const latest = log.at(-1)!.id;
+
+      const resumed = await WsClient.open(b, account.key);
+      await resumed.subscribe('content.created', latest);
+      const next = await b.client.post('/v1/content', { key: account.key, json: { title: 'Written on B', type: 'blog', content: 'x' } });
+      const event = await resumed.next((m) => m.id !== undefined, 5000);
+      assert.equal(event.data.id, next.body.data.id, 'the first event sent is the one after since');
+      resumed.send({ type: 'ping' });
+      await resumed.next((m) => m.type === 'pong');
+      assert.equal(resumed.events().length, 1);
+      await Promise.all([watcher.close(), resumed.close()]);
+    });
+  });
+}

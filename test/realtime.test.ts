@@ -220,6 +220,53 @@ for (const store of testStores()) {
         assert.equal((await client.closed).code, 1013);
         assert.ok(client.events().length < 24, 'closed before every event was sent');
       });
+      it('sends one item over 1 MiB, and a replay of several, to a client that keeps reading', async () => {
+        const account = await server.account();
+        const client = await connect(account.key);
+        await client.subscribe('content.created');
+        const huge = 'H'.repeat(1024 * 1024 - 16);
+        const first = await server.content(account.key, { content: huge });
+        const event = await client.next((m) => m.id !== undefined, 10_000);
+        assert.equal(event.data.id, first.id);
+        assert.equal(event.data.content.length, huge.length);
+        for (let i = 0; i < 3; i++) await server.content(account.key, { content: huge });
+        await client.eventCount(4, 10_000);
+        assert.equal(client.socket.readyState, client.socket.OPEN, 'not closed for what one write adds');
+
+        // Resuming from the first event replays the next three (over 3 MiB) without closing.
+        const resumed = await connect(account.key);
+        await resumed.subscribe('content.created', event.id);
+        const replayed = await resumed.eventCount(3, 10_000);
+        assert.deepEqual(replayed.map((e) => e.id), client.events().slice(1).map((e) => e.id));
+        assert.equal(resumed.socket.readyState, resumed.socket.OPEN);
+        await Promise.all([client.close(), resumed.close()]);
+      });
+
+      it('leaves nothing attached when a client goes while its subscriptions are being handled', async () => {
+        const account = await server.account();
+        for (let i = 0; i < 20; i++) await server.content(account.key);
+        const oldest = (await server.client.get('/v1/events', { key: account.key })).body.data[0].id;
+        const metric = async () => Number(/^cms_event_stream_subscribers (\d+)$/m.exec((await server.client.get('/metrics')).text)?.[1]);
+        const baseline = await metric();
+        for (let i = 0; i < 5; i++) {
+          const client = await WsClient.open(server, account.key);
+          // Each replays the log: the client is gone while later ones still wait their turn. (On
+          // SQLite every query is answered at once, so the race shows only on PostgreSQL.)
+          for (let j = 0; j < 20; j++) client.send({ type: 'subscribe', event: j % 2 ? '*' : 'content.*', since: oldest });
+          await client.next((m) => m.type === 'subscribed');
+          client.socket.terminate();
+        }
+        let now = await metric();
+        for (let i = 0; i < 50 && now !== baseline; i++) now = await metric();
+        assert.equal(now, baseline, 'every connection left the event stream');
+      });
+
+      it('closes a client that floods the connection with messages', async () => {
+        const client = await connect();
+        const oldest = (await server.client.get('/v1/events', { key: owner.key })).body.data[0].id;
+        for (let i = 0; i < 300; i++) client.send({ type: 'subscribe', event: '*', since: oldest });
+        assert.equal((await client.closed).code, 1008);
+      });
     });
 
     describe('revocation and shutdown', () => {

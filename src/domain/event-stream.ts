@@ -72,6 +72,13 @@ export class EventStream {
     if (account.subscribers.size === 0) this.accounts.delete(accountId);
   }
 
+  /** Subscribers attached on this instance (for /metrics). */
+  subscriberCount(): number {
+    let n = 0;
+    for (const account of this.accounts.values()) n += account.subscribers.size;
+    return n;
+  }
+
   close(): void {
     clearInterval(this.poller);
     this.accounts.clear();

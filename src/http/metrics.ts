@@ -12,6 +12,8 @@ export interface MetricsOptions {
   token?: string;
   /** Open WebSocket connections of this instance, read at scrape time. */
   openSockets: () => number;
+  /** Connections attached to the live event stream (subscribed at least once). */
+  streamSubscribers: () => number;
 }
 
 function sameSecret(given: string | undefined, expected: string): boolean {
@@ -43,6 +45,14 @@ export function registerMetrics(app: FastifyInstance, options: MetricsOptions): 
     registers: [registry],
     collect() {
       this.set(options.openSockets());
+    },
+  });
+  new Gauge({
+    name: 'cms_event_stream_subscribers',
+    help: 'Connections receiving live events on this instance.',
+    registers: [registry],
+    collect() {
+      this.set(options.streamSubscribers());
     },
   });
 

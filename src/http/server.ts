@@ -201,7 +201,7 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
 
   await registerOpenApi(app);
   await app.register(healthRoutes(deps.ready));
-  registerMetrics(app, { token: config.metricsToken, openSockets: deps.realtime.count });
+  registerMetrics(app, { token: config.metricsToken, openSockets: deps.realtime.count, streamSubscribers: deps.realtime.subscribers });
   await app.register(sessionRoutes(deps.sessions, deps.limiter, config.sessions.maxHours * 3600), { prefix: '/auth' });
   await app.register(
     async (v1) => {

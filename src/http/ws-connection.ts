@@ -12,6 +12,10 @@ import type { Principal } from '../domain/permissions.js';
 /** A client whose unsent data passes this is too far behind: closed with 1013, it can resume. */
 export const MAX_BUFFERED_BYTES = 1024 * 1024;
 const REPLAY_PAGE = 500;
+/** A replay sends its next page once the client's backlog is below this. */
+const REPLAY_LOW_WATER = 256 * 1024;
+/** Messages a client may have waiting to be handled (each waits for the one before it). */
+const MAX_QUEUED_MESSAGES = 100;
 const PATTERNS = new Set<string>([...EVENT_TYPES, 'content.*', 'user.*', '*']);
 
 /** The message of an event as UTF-8 bytes, made once however many connections receive it. */
@@ -32,16 +36,22 @@ function matches(pattern: string, type: string): boolean {
 type ClientMessage = { type: 'subscribe' | 'unsubscribe'; event: string; since?: string } | { type: 'ping' };
 
 export class Connection {
-  private readonly patterns = new Set<string>();
+  /** Subscribed patterns, each with its floor: it covers events numbered above the floor only. */
+  private readonly subscriptions = new Map<string, number>();
   private visible: Set<string>;
   /** The last event number this connection has considered; undefined until it first subscribes. */
   private cursor: number | undefined;
   private attached = false;
+  private closed = false;
   /** Live events that arrive while a replay runs wait here, then follow it. */
   private held: StoredEvent[] | undefined;
   private queue: Promise<void> = Promise.resolve();
+  private queued = 0;
   private alive = true;
-  private readonly onEvent = (events: StoredEvent[]) => (this.held ? this.held.push(...events) : this.batch(() => events.forEach((e) => this.consider(e))));
+  private readonly onEvent = (events: StoredEvent[]) => {
+    if (this.held) this.held.push(...events);
+    else this.send(events.filter((e) => this.consider(e)));
+  };
 
   constructor(
     private readonly socket: WebSocket,
@@ -54,11 +64,16 @@ export class Connection {
     this.visible = new Set(visibleTypes(principal));
     socket.on('pong', () => (this.alive = true));
     socket.on('message', (data, isBinary) => {
+      // A client may not queue work faster than it is done (each message waits for the one before).
+      if (++this.queued > MAX_QUEUED_MESSAGES) return this.close(1008, 'too many messages waiting');
       const text = isBinary ? undefined : data.toString();
-      this.queue = this.queue.then(() => this.handle(text)).catch((error: unknown) => {
-        this.log.error({ err: error }, 'websocket message failed');
-        this.close(1011, 'internal error');
-      });
+      this.queue = this.queue
+        .then(() => (this.closed ? undefined : this.handle(text)))
+        .catch((error: unknown) => {
+          this.log.error({ err: error }, 'websocket message failed');
+          this.close(1011, 'internal error');
+        })
+        .finally(() => this.queued--);
     });
   }
 
@@ -79,7 +94,9 @@ export class Connection {
     if (this.socket.readyState === this.socket.OPEN || this.socket.readyState === this.socket.CONNECTING) this.socket.close(code, reason);
   }
 
+  /** The socket has closed: leave the event stream now and after any await still under way. */
   detach(): void {
+    this.closed = true;
     if (this.attached) this.stream.detach(this.principal.accountId, this.onEvent);
     this.attached = false;
   }
@@ -87,7 +104,7 @@ export class Connection {
   private async handle(text: string | undefined): Promise<void> {
     const message = parse(text);
     if (typeof message === 'string') return this.error('invalid_message', message);
-    if (message.type === 'ping') return this.send({ type: 'pong' });
+    if (message.type === 'ping') return this.reply({ type: 'pong' });
     if (!PATTERNS.has(message.event)) {
       return this.error('unknown_event', `Unknown event "${message.event}"; use an event name, content.*, user.* or *.`);
     }
@@ -95,12 +112,17 @@ export class Connection {
       return this.error('unknown_event', `This key may not see ${message.event} events (it lacks the scope to read them).`);
     }
     if (message.type === 'unsubscribe') {
-      this.patterns.delete(message.event);
-      return this.send({ type: 'unsubscribed', event: message.event });
+      this.subscriptions.delete(message.event);
+      return this.reply({ type: 'unsubscribed', event: message.event });
     }
     await this.subscribe(message.event, message.since);
   }
 
+  /**
+   * Adds (or widens) a subscription. Its floor is `since`, or where the connection stands now. With
+   * a `since` behind that point, the events in between that match it and that no other subscription
+   * has already brought are replayed first; live events wait meanwhile and follow in order.
+   */
   private async subscribe(pattern: string, since: string | undefined): Promise<void> {
     let sinceSeq: number | undefined;
     if (since !== undefined) {
@@ -111,74 +133,94 @@ export class Connection {
         throw error;
       }
     }
-    const before = [...this.patterns];
-    this.patterns.add(pattern);
-    this.send({ type: 'subscribed', event: pattern });
+    if (this.closed) return;
     this.held = [];
     try {
       if (!this.attached) {
         this.attached = true;
         this.cursor = await this.stream.attach(this.principal.accountId, this.onEvent);
+        // Closed while attaching: the close handler found nothing to detach yet.
+        if (this.closed) return this.detach();
       }
-      // Events up to the cursor that this subscription adds (and earlier ones did not cover).
-      if (sinceSeq !== undefined && sinceSeq < this.cursor!) {
-        await this.replay(sinceSeq, this.cursor!, (type) => matches(pattern, type) && !before.some((p) => matches(p, type)));
-      }
+      const before = [...this.subscriptions];
+      const floor = Math.min(sinceSeq ?? this.cursor!, this.subscriptions.get(pattern) ?? Infinity);
+      this.subscriptions.set(pattern, floor);
+      this.reply({ type: 'subscribed', event: pattern });
+      const sent = (e: StoredEvent) => before.some(([p, f]) => f < e.seq && matches(p, e.type));
+      if (floor < this.cursor!) await this.replay(floor, this.cursor!, (e) => matches(pattern, e.type) && !sent(e));
     } finally {
       const held = this.held;
       this.held = undefined;
-      this.batch(() => held.forEach((e) => this.consider(e)));
+      this.send(held.filter((e) => this.consider(e)));
     }
   }
 
-  private async replay(after: number, upTo: number, wanted: (type: string) => boolean): Promise<void> {
-    const types = [...this.visible].filter(wanted);
-    for (let from = after; from < upTo; ) {
-      const events = await this.feed.read(this.principal.accountId, from, REPLAY_PAGE, types);
-      this.batch(() => events.forEach((e) => e.seq <= upTo && this.deliver(e)));
+  /** Sends events in (after, upTo] that `wanted` picks, page by page, waiting for the client to read. */
+  private async replay(after: number, upTo: number, wanted: (event: StoredEvent) => boolean): Promise<void> {
+    for (let from = after; from < upTo && !this.closed; ) {
+      const events = await this.feed.read(this.principal.accountId, from, REPLAY_PAGE, [...this.visible]);
+      if (this.closed) return;
+      this.send(events.filter((e) => e.seq <= upTo && wanted(e)), { paced: true });
       if (events.length < REPLAY_PAGE) break;
       from = events.at(-1)!.seq;
+      await this.drained();
     }
   }
 
-  /** A live event: sent once, in order, if a subscription matches and the key may see it. */
-  private consider(event: StoredEvent): void {
-    if (this.cursor === undefined || event.seq <= this.cursor) return;
+  /** Moves the cursor past a live event; true when a subscription wants it and the key may see it. */
+  private consider(event: StoredEvent): boolean {
+    if (this.cursor === undefined || event.seq <= this.cursor) return false;
     this.cursor = event.seq;
-    if (this.visible.has(event.type) && this.wants(event.type)) this.deliver(event);
-  }
-
-  /** Whether a subscription matches (runs once per event per connection: no allocation). */
-  private wants(type: string): boolean {
-    for (const pattern of this.patterns) if (matches(pattern, type)) return true;
+    if (!this.visible.has(event.type)) return false;
+    for (const [pattern, floor] of this.subscriptions) if (floor < event.seq && matches(pattern, event.type)) return true;
     return false;
   }
 
   /**
-   * Sends what `send` sends in one write: frames queue in the corked socket and leave together,
-   * one TLS record and one system call instead of one per event. (`_socket` is ws's own socket.)
+   * Sends events in one write: the frames queue in the corked socket and leave together (one TLS
+   * record and one system call, not one per event). A client still holding more than 1 MiB unread
+   * from earlier writes is too slow and is closed with 1013 (it can resume with `since`); what one
+   * write adds does not count against it, so one large item or a burst never closes a reader that
+   * keeps up. A replay (`paced`) waits for the client instead.
    */
-  private batch(send: () => void): void {
-    const raw = (this.socket as unknown as { _socket?: { cork(): void; uncork(): void } })._socket;
+  private send(events: StoredEvent[], options: { paced?: boolean } = {}): void {
+    if (events.length === 0 || this.socket.readyState !== this.socket.OPEN) return;
+    if (!options.paced && this.socket.bufferedAmount > MAX_BUFFERED_BYTES) return this.close(1013, 'client too slow; resume with since');
+    const raw = this.rawSocket();
     raw?.cork();
     try {
-      send();
+      for (const event of events) this.socket.send(messageOf(event), { binary: false });
     } finally {
       raw?.uncork();
     }
   }
 
-  private deliver(event: StoredEvent): void {
-    if (this.socket.readyState !== this.socket.OPEN) return;
-    this.socket.send(messageOf(event), { binary: false });
-    if (this.socket.bufferedAmount > MAX_BUFFERED_BYTES) this.close(1013, 'client too slow; resume with since');
+  /** Resolves once the client has read what was sent, down to a small backlog (or the socket closed). */
+  private async drained(): Promise<void> {
+    const raw = this.rawSocket();
+    while (raw && !this.closed && this.socket.readyState === this.socket.OPEN && this.socket.bufferedAmount > REPLAY_LOW_WATER) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          raw.off('drain', done);
+          resolve();
+        };
+        const timer = setTimeout(done, 1000);
+        raw.once('drain', done);
+      });
+    }
+  }
+
+  /** ws's own socket (`_socket`): corked around a batch, watched for 'drain' during a replay. */
+  private rawSocket(): { cork(): void; uncork(): void; once(e: 'drain', f: () => void): void; off(e: 'drain', f: () => void): void } | undefined {
+    return (this.socket as unknown as { _socket?: ReturnType<Connection['rawSocket']> })._socket;
   }
 
   private error(code: string, message: string): void {
-    this.send({ type: 'error', code, message });
+    this.reply({ type: 'error', code, message });
   }
 
-  private send(message: object): void {
+  private reply(message: object): void {
     if (this.socket.readyState === this.socket.OPEN) this.socket.send(JSON.stringify(message));
   }
 }

@@ -32,6 +32,8 @@ export interface Realtime {
   closeAll(): void;
   /** Open connections on this instance. */
   count(): number;
+  /** Connections attached to the live event stream. */
+  subscribers(): number;
 }
 
 export function realtime(deps: RealtimeDeps): Realtime {
@@ -107,5 +109,6 @@ export function realtime(deps: RealtimeDeps): Realtime {
       for (const connection of connections) connection.close(1001, 'server shutting down');
     },
     count: () => connections.size,
+    subscribers: () => deps.stream.subscriberCount(),
   };
 }
