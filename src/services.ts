@@ -67,7 +67,8 @@ export async function openServices(config: Config, options: ServiceOptions = {})
   const deliveryRepo = new WebhookDeliveryRepository(store.dialect);
   events.addSink(new WebhookQueue(endpointRepo, deliveryRepo));
   const deliveryWake = new DeliveryWake();
-  const sessions = new SessionService(store, new SessionRepository(), userRepo, clock, config.sessions);
+  const sessionRepo = new SessionRepository();
+  const sessions = new SessionService(store, sessionRepo, userRepo, clock, config.sessions);
   return {
     store,
     auth,
@@ -79,12 +80,19 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     heads: (accountIds: string[]) => store.run((db) => eventRepo.lastSeqs(db, accountIds)),
     accounts: new AccountService(store, new AccountRepository(), userRepo, apiKeys, events, clock),
     // A role change or deletion reaches cached keys and cached dashboard sessions alike.
-    users: new UserService(store, userRepo, events, clock, {
-      userChanged(userId) {
-        auth.userChanged(userId);
-        sessions.userChanged(userId);
+    users: new UserService(
+      store,
+      userRepo,
+      events,
+      clock,
+      {
+        userChanged(userId) {
+          auth.userChanged(userId);
+          sessions.userChanged(userId);
+        },
       },
-    }),
+      sessionRepo,
+    ),
     sessions,
     content: new ContentService(store, new ContentRepository(), events, clock),
     deliveryWake,

@@ -171,6 +171,25 @@ for (const store of testStores()) {
       assert.deepEqual(rows, []);
     });
 
+    it('ends every session of a user whose password is changed through the API; the new password signs in', async () => {
+      const owner = await server.account();
+      const editor = await addUser(server, owner.key, 'editor', { password: PASSWORD });
+      const first = await signIn(server.client, editor.email, PASSWORD);
+      const second = await signIn(server.client, editor.email, PASSWORD);
+      assert.equal((await first.send('GET', '/v1/content')).status, 200);
+      const renamed = await server.client.put(`/v1/users/${editor.id}`, { key: owner.key, json: { name: 'Renamed' } });
+      assert.equal(renamed.status, 200);
+      assert.equal((await first.send('GET', '/v1/content')).status, 200, 'other changes keep the sessions');
+
+      const fresh = 'a brand new passphrase';
+      assert.equal((await server.client.put(`/v1/users/${editor.id}`, { key: owner.key, json: { password: fresh } })).status, 200);
+      assert.equal((await first.send('GET', '/v1/content')).status, 401);
+      assert.equal((await second.send('GET', '/v1/content')).status, 401);
+      assert.equal((await signInRequest(server.client, editor.email, PASSWORD)).status, 401, 'the old password is gone');
+      const again = await signIn(server.client, editor.email, fresh);
+      assert.equal((await again.send('GET', '/v1/content')).status, 200);
+    });
+
     it('works on every instance of the store, and a sign-out on one is honoured by the other within a second', async () => {
       const second = await startSecondInstance(server);
       try {

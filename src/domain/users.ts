@@ -16,6 +16,11 @@ export interface UserChangeListener {
   userChanged(userId: string): void;
 }
 
+/** Ends a user's dashboard sessions inside the transaction that sets a new password. */
+export interface SessionEnder {
+  deleteForUser(tx: Tx, accountId: string, userId: string): Promise<number>;
+}
+
 export class UserService {
   constructor(
     private readonly store: Store,
@@ -23,6 +28,7 @@ export class UserService {
     private readonly events: EventLog,
     private readonly clock: Clock,
     private readonly listener: UserChangeListener,
+    private readonly sessions: SessionEnder,
   ) {}
 
   async list(principal: Principal, query: UserListQuery): Promise<PageResult<User>> {
@@ -82,6 +88,8 @@ export class UserService {
           ...(passwordHash !== undefined ? { password_hash: passwordHash } : {}),
           updated_at: this.clock().toISOString(),
         });
+        // A new password signs the user out everywhere, as a reset should.
+        if (passwordHash !== undefined) await this.sessions.deleteForUser(tx, principal.accountId, id);
         emit('user.updated', row!);
         return row!;
       }),
