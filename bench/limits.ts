@@ -10,7 +10,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { cleanEnv, freePort, REPO_ROOT, RssSampler, startChild, waitUntilReady } from './processes.js';
+import { cleanEnv, freePort, REPO_ROOT, RssSampler, startChild, waitUntilReady, productArgs } from './processes.js';
 import { measure, productScenarios, type Measurement } from './scenarios.js';
 import { createAccount, seedContent } from './seed.js';
 
@@ -70,7 +70,7 @@ async function main(): Promise<void> {
       for (const setting of SETTINGS) {
         const port = await freePort();
         const url = `https://127.0.0.1:${port}`;
-        const child = startChild(`product (${setting})`, ['dist/main.js'], { ...env, ...extra[setting], PORT: String(port) });
+        const child = startChild(`product (${setting})`, productArgs(), { ...env, ...extra[setting], PORT: String(port) });
         const sampler = new RssSampler(child.pid);
         try {
           await waitUntilReady(child, `${url}/readyz`);

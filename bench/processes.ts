@@ -16,6 +16,17 @@ export interface Child {
   stop(): Promise<void>;
 }
 
+/**
+ * The product server's arguments exactly as `npm start` runs it (its Node flags included), read from
+ * package.json so that the benchmark can never measure a differently tuned process.
+ */
+export function productArgs(): string[] {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
+  const match = /\bnode((?: --[\w-]+(?:=\S+)?)*) dist\/main\.js\b/.exec(pkg.scripts.start);
+  if (!match) throw new Error(`cannot find "node … dist/main.js" in the start script: ${pkg.scripts.start}`);
+  return [...match[1]!.trim().split(/\s+/).filter(Boolean), 'dist/main.js'];
+}
+
 /** A port that was free a moment ago on 127.0.0.1. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import WebSocket from 'ws';
-import { cleanEnv, cpuTimeMs, freePort, REPO_ROOT, startChild, waitUntilReady } from './processes.js';
+import { cleanEnv, cpuTimeMs, freePort, REPO_ROOT, startChild, waitUntilReady, productArgs } from './processes.js';
 import { createAccount } from './seed.js';
 
 const MB = 1024 * 1024;
@@ -110,7 +110,7 @@ async function main(): Promise<void> {
   const env = cleanEnv({ DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_LEVEL: 'warn' });
   const account = await createAccount(env, 'bench-ws@example.com');
   const port = await freePort();
-  const server = startChild('product server', ['dist/main.js'], { ...env, PORT: String(port), ...(tls ? {} : { TLS: 'off', TRUST_PROXY: '127.0.0.1' }) });
+  const server = startChild('product server', productArgs(), { ...env, PORT: String(port), ...(tls ? {} : { TLS: 'off', TRUST_PROXY: '127.0.0.1' }) });
   const subscribers: Subscriber[] = [];
   try {
     const base = `${tls ? 'https' : 'http'}://127.0.0.1:${port}`;

@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CONNECTIONS, WARMUP_SECONDS, type Measurement } from './scenarios.js';
-import { REPO_ROOT } from './processes.js';
+import { productArgs, REPO_ROOT } from './processes.js';
 
 const START = '<!-- bench:generated:start -->';
 const END = '<!-- bench:generated:end -->';
@@ -67,7 +67,7 @@ function header(run: Run): string[] {
     `Date: ${run.date.toISOString()}`,
     `Machine: ${machine()}; 1-minute load average before the run: ${run.loadBefore.toFixed(2)}${busy}`,
     `Settings: ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up (not counted) then ${run.duration} s measured per scenario; ` +
-      `product = \`node dist/main.js\`, SQLite (WAL, synchronous=FULL) in a fresh temp DATA_DIR on ${run.dataDirFs}, LOG_LEVEL=warn.`,
+      `product = \`node ${productArgs().join(" ")}\` (as \`npm start\` runs it), SQLite (WAL, synchronous=FULL) in a fresh temp DATA_DIR on ${run.dataDirFs}, LOG_LEVEL=warn.`,
     `Seeding 10,000 + 1,000 items took ${run.seedSeconds.toFixed(1)} s. Product RSS: ${mb(run.idleRss)} MB idle after start, ` +
       `${mb(run.productHwm)} MB kernel high-water mark (VmHWM) over the run.`,
   ];

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startBareServer } from './bare.js';
-import { cleanEnv, freePort, httpsGet, REPO_ROOT, RssSampler, startChild, waitUntilReady, type Child } from './processes.js';
+import { cleanEnv, freePort, httpsGet, REPO_ROOT, RssSampler, startChild, waitUntilReady, type Child, productArgs } from './processes.js';
 import { bareScenario, measure, productScenarios, WARMUP_SECONDS, type Measurement } from './scenarios.js';
 import { createAccount, seedContent, type SeedAccount } from './seed.js';
 import { markdown, targets, writeDoc, type Run } from './report.js';
@@ -69,7 +69,7 @@ type Baseline = (ca: string, bodyFile: string) => Promise<Measurement>;
 async function benchProduct(session: Session, env: Record<string, string>, big: SeedAccount, ids: string[], duration: number, baseline: Baseline) {
   const port = await freePort();
   const url = `https://127.0.0.1:${port}`;
-  const product = session.child(startChild('product server', ['dist/main.js'], { ...env, PORT: String(port) }));
+  const product = session.child(startChild('product server', productArgs(), { ...env, PORT: String(port) }));
   await waitUntilReady(product, `${url}/readyz`);
   const sampler = session.sampler(product.pid);
   const idleRss = sampler.peak();
@@ -81,7 +81,7 @@ async function benchProduct(session: Session, env: Record<string, string>, big: 
   const bodyFile = path.join(session.dataDir, 'list-body.json');
   await fs.writeFile(bodyFile, listed.body);
 
-  console.log(`Product server (node dist/main.js, pid ${product.pid}, LOG_LEVEL=warn) at ${url}; ${WARMUP_SECONDS} s warm-up + ${duration} s per scenario:`);
+  console.log(`Product server (node ${productArgs().join(" ")}, pid ${product.pid}, LOG_LEVEL=warn) at ${url}; ${WARMUP_SECONDS} s warm-up + ${duration} s per scenario:`);
   const results: Measurement[] = [];
   let bare: Measurement | undefined;
   for (const scenario of productScenarios(ids)) {

@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { cleanEnv, freePort, REPO_ROOT, startChild, waitUntilReady } from './processes.js';
+import { cleanEnv, freePort, REPO_ROOT, startChild, waitUntilReady, productArgs } from './processes.js';
 import { createAccount } from './seed.js';
 
 const ENDPOINTS = 10;
@@ -96,7 +96,7 @@ async function main(): Promise<void> {
   const port = await freePort();
   const base = `https://127.0.0.1:${port}`;
   const account = await createAccount(env, 'bench-webhooks@example.com');
-  const server = startChild('product server', ['dist/main.js'], { ...env, PORT: String(port) });
+  const server = startChild('product server', productArgs(), { ...env, PORT: String(port) });
   let agent: https.Agent | undefined;
   try {
     await waitUntilReady(server, `${base}/readyz`);
