@@ -10,7 +10,7 @@ import type { Authenticator } from '../domain/auth.js';
 import type { Principal } from '../domain/permissions.js';
 import { secondsUntil } from '../domain/plans.js';
 import type { LimitState, RateLimiter, RouteKind } from '../domain/rate-limiter.js';
-import { resolvePrincipal } from './auth.js';
+import { isWebSocketHandshake, resolvePrincipal } from './auth.js';
 import { isDashboardRequest } from './dashboard.js';
 
 declare module 'fastify' {
@@ -33,7 +33,6 @@ export function rateLimitHeaders(state: LimitState): Record<string, string> {
 
 // /auth throttles sign-in itself (admitSignIn); dashboard pages and assets are not the API.
 const EXEMPT = /^\/(?:healthz|readyz|metrics|docs|auth)(?:[/?]|$)/;
-const isUpgrade = (request: FastifyRequest) => request.headers.upgrade?.toLowerCase() === 'websocket';
 
 /** Adds the counting hook; register it after the hook that sets the request id, before any route's own. */
 export function installRateLimits(app: FastifyInstance, limiter: RateLimiter, auth: Authenticator): void {
@@ -41,7 +40,9 @@ export function installRateLimits(app: FastifyInstance, limiter: RateLimiter, au
   app.addHook('onRequest', async (request, reply) => {
     if (EXEMPT.test(request.url) || isDashboardRequest(request)) return;
     // 404 and 405 are both answered by the not-found handler, and both come before the key (§3).
-    const kind: RouteKind = request.is404 ? 'unknown' : isUpgrade(request) ? 'upgrade' : 'route';
+    // Only a real handshake to /v1/ws spares the quota (§8); any other request carrying upgrade
+    // headers is answered as an ordinary one and is counted as one.
+    const kind: RouteKind = request.is404 ? 'unknown' : isWebSocketHandshake(request) ? 'upgrade' : 'route';
     let principal: Principal | null;
     try {
       principal = await resolvePrincipal(auth, request);
