@@ -63,7 +63,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
   const eventRepo = new EventRepository(store.dialect);
   const events = new EventLog(store, eventRepo, clock, signal);
   // Webhook deliveries are queued in the transaction of the change that emitted the events.
-  const endpointRepo = new WebhookEndpointRepository();
+  const endpointRepo = new WebhookEndpointRepository(store.dialect);
   const deliveryRepo = new WebhookDeliveryRepository(store.dialect);
   events.addSink(new WebhookQueue(endpointRepo, deliveryRepo));
   const deliveryWake = new DeliveryWake();

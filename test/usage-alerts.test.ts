@@ -104,6 +104,82 @@ for (const store of testStores()) {
       });
     });
 
+    describe(`quota alerts not written when the quota was reached (${store}, ${counters} counters)`, () => {
+      const quotaAlerts = (events: { type: string; data: StoredAlert['data'] }[]) =>
+        events.filter((e) => e.type === 'api_key.usage_alert' && e.data.kind === 'quota').map((e) => e.data);
+
+      it('are announced by the next refusal when the first write was lost, exactly once', async () => {
+        const time = manualClock('2027-05-10T08:00:00.000Z');
+        const redis = countersEnv(counters);
+        const server = await startServer(store, { env: redis.env, clock: time.clock });
+        try {
+          const { key, accountId } = await server.account({ plan: 'basic', quota: 5 });
+          // Late in the cycle, so that the next one (when requests pass again) reads the log soon after.
+          time.set('2027-06-09T23:00:00.000Z');
+          for (let i = 0; i < 5; i++) assert.equal((await server.client.get('/v1/content', { key })).status, 200);
+          const hundred = (await eventually(async () => (await usageAlerts(server.app.store.db, accountId))[1], 'the 100 % alert'))!;
+          assert.equal(hundred.data.threshold, 100);
+          await server.app.shutdown();
+          // What a failed write of the 100 % alert (a brief store error, or a crash just after the
+          // fifth answer) leaves: that answer counted, neither the event nor its marker written, and
+          // no instance that remembers announcing it. Every later request is refused.
+          const direct = openStore(server.app.config.store);
+          try {
+            await direct.db.deleteFrom('events').where('id', '=', hundred.id).execute();
+            await direct.db.deleteFrom('usage_alerts').where('account_id', '=', accountId).where('marker', '=', 'quota:100:2027-05-10T00:00:00.000Z').execute();
+          } finally {
+            await direct.close();
+          }
+          const next = await startSecondInstance(server, { env: redis.env, clock: time.clock });
+          try {
+            for (let i = 0; i < 3; i++) assert.equal((await next.client.get('/v1/content', { key })).body.code, 'quota_exceeded');
+            await eventually(async () => (await usageAlerts(next.app.store.db, accountId)).length >= 2, 'the 100 % alert again');
+            // The new cycle: requests pass, and the client reads the log.
+            time.set('2027-06-10T00:00:00.000Z');
+            const res = await next.client.get('/v1/events?limit=100', { key });
+            assert.equal(res.status, 200, res.text);
+            assert.deepEqual(quotaAlerts(res.body.data), [
+              { kind: 'quota', threshold: 80, used: 4, limit: 5, period_end: '2027-06-10T00:00:00.000Z' },
+              { kind: 'quota', threshold: 100, used: 5, limit: 5, period_end: '2027-06-10T00:00:00.000Z' },
+            ]);
+          } finally {
+            await next.close();
+          }
+        } finally {
+          await server.close();
+          await redis.cleanup();
+        }
+      });
+
+      it('are announced by the first refusal when the operator lowers the quota below the usage, once', async () => {
+        const time = manualClock('2027-05-10T08:00:00.000Z');
+        const redis = countersEnv(counters);
+        const server = await startServer(store, { env: redis.env, clock: time.clock });
+        try {
+          const { key, accountId } = await server.account({ plan: 'basic', quota: 10 });
+          for (let i = 0; i < 5; i++) assert.equal((await server.client.get('/v1/content', { key })).status, 200);
+          // No answer will ever reach 80 % or 100 % of the new quota: it is already past both.
+          await server.app.accounts.setPlan(accountId, 'basic', undefined, 5);
+          time.advance(1000); // a key's account figures are kept for up to a second
+          for (let i = 0; i < 3; i++) assert.equal((await server.client.get('/v1/content', { key })).body.code, 'quota_exceeded');
+          await eventually(async () => (await usageAlerts(server.app.store.db, accountId)).length >= 2, 'both quota alerts');
+          // The operator gives the quota back; requests pass again, up to and past 80 % of it.
+          await server.app.accounts.setPlan(accountId, 'basic', undefined, 10);
+          time.advance(1000);
+          for (let i = 0; i < 3; i++) assert.equal((await server.client.get('/v1/content', { key })).status, 200);
+          const res = await server.client.get('/v1/events?limit=100', { key });
+          assert.equal(res.status, 200, res.text);
+          assert.deepEqual(quotaAlerts(res.body.data), [
+            { kind: 'quota', threshold: 80, used: 5, limit: 5, period_end: '2027-06-10T00:00:00.000Z' },
+            { kind: 'quota', threshold: 100, used: 5, limit: 5, period_end: '2027-06-10T00:00:00.000Z' },
+          ]);
+        } finally {
+          await server.close();
+          await redis.cleanup();
+        }
+      });
+    });
+
     describe(`usage alerts across instances and restarts (${store}, ${counters} counters)`, () => {
       it('are announced once when two instances see the threshold, and not again after a restart', async () => {
         const time = manualClock('2027-05-10T08:00:00.000Z');

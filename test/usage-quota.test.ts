@@ -2,6 +2,9 @@
 // 429 quota_exceeded until the renewal, the billing cycle clamped to the month's length (on an
 // injected clock), concurrency, and what a crash can lose of the batched counts.
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import type { Response } from './helpers/client.js';
@@ -11,6 +14,7 @@ import { killChildren, startServerProcess, storeEnv } from './helpers/process.js
 import { startServer, type TestServer } from './helpers/server.js';
 import { testStores } from './helpers/stores.js';
 import { openStore } from '../src/storage/db.js';
+import { closed, openTls, readResponse, type RawResponse } from './helpers/raw.js';
 import { refusedUpgrade, WsClient } from './helpers/ws.js';
 
 const UNKNOWN_ID = 'content_01jd2x3m4n5p6q7r8s9t0v1w2x';
@@ -21,6 +25,38 @@ function assertQuotaExceeded(res: Response, retryAfter?: number): void {
   assert.match(String(res.headers['retry-after']), /^[1-9]\d*$/);
   if (retryAfter !== undefined) assert.equal(Number(res.headers['retry-after']), retryAfter);
   assert.equal(rateHeaders(res).policy.startsWith('"hourly"'), true);
+}
+
+/**
+ * A real WebSocket handshake (Connection: Upgrade, Upgrade: websocket), which Node hands to the
+ * server's upgrade listener rather than its request listener, sent to `path` on a raw TLS socket.
+ */
+async function handshake(server: TestServer, path: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+  const socket = await openTls(server.port, await fs.readFile(join(server.dataDir, 'tls-cert.pem'), 'utf8'));
+  try {
+    const lines = [
+      `GET ${path} HTTP/1.1`,
+      'Host: localhost',
+      'Connection: Upgrade',
+      'Upgrade: websocket',
+      'Sec-WebSocket-Version: 13',
+      `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}`,
+      ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+    ];
+    const response = readResponse(socket);
+    socket.write(`${lines.join('\r\n')}\r\n\r\n`);
+    return await response;
+  } finally {
+    socket.destroy();
+  }
+}
+
+/** Writes `text` on a fresh TLS connection and closes it `afterMs` after the bytes have gone out. */
+async function sendAndLeave(server: TestServer, text: string, afterMs: number): Promise<void> {
+  const socket = await openTls(server.port, await fs.readFile(join(server.dataDir, 'tls-cert.pem'), 'utf8'));
+  const gone = closed(socket);
+  socket.write(text, () => (afterMs > 0 ? setTimeout(() => socket.destroy(), afterMs) : socket.destroy()));
+  await gone;
 }
 
 const seconds = (from: string, to: string) => Math.ceil((Date.parse(to) - Date.parse(from)) / 1000);
@@ -162,12 +198,88 @@ for (const store of testStores()) {
         assert.equal(rateHeaders(await server.client.get(`/v1/content?token=${key}`)).policy, '"ip";q=60;w=60');
       });
 
+      it('counts a request that carries Upgrade: websocket without Connection: upgrade like any other, and takes no ?token= from it', async () => {
+        time.set('2027-03-15T12:00:00.000Z');
+        const { key } = await server.account({ plan: 'free', quota: 3 });
+        // Node answers such a request as an ordinary one: it is no handshake, whatever its headers say.
+        const headers = { upgrade: 'websocket' };
+        assert.equal((await server.client.get('/v1/content', { key, headers })).status, 200);
+        const usage = await server.client.get('/v1/usage', { key, headers });
+        assert.equal(usage.status, 200, usage.text);
+        assert.equal(usage.body.data.used, 2);
+        assert.equal((await server.client.get('/v1/content', { key, headers })).status, 200);
+        assertQuotaExceeded(await server.client.get('/v1/content', { key, headers }));
+        assertQuotaExceeded(await server.client.get('/v1/ws', { key, headers }));
+        // ?token= is a credential only on a WebSocket handshake.
+        const byQuery = await server.client.get(`/v1/content?token=${key}`, { headers });
+        assert.equal(byQuery.status, 401, byQuery.text);
+        assert.equal(rateHeaders(byQuery).policy, '"ip";q=60;w=60');
+      });
+
+      it('counts a real handshake aimed at a REST route toward the quota, and takes no ?token= there', async () => {
+        time.set('2027-03-15T12:00:00.000Z');
+        const { key } = await server.account({ plan: 'free', quota: 2 });
+        const byHeader = await handshake(server, '/v1/content', { authorization: `Bearer ${key}` });
+        assert.equal(byHeader.status, 200, byHeader.body);
+        const byQuery = await handshake(server, `/v1/content?token=${key}`);
+        assert.equal(byQuery.status, 401, byQuery.body);
+        assert.equal(byQuery.headers['ratelimit-policy'], '"ip";q=60;w=60');
+        const usage = await server.client.get('/v1/usage', { key });
+        assert.equal(usage.body.data.used, 2, 'the handshake to /v1/content used the quota like a GET');
+        assertQuotaExceeded(await server.client.get('/v1/content', { key }));
+      });
+
       it('never lets concurrent requests past the quota: each holds a unit until it is answered', async () => {
         time.set('2027-03-15T12:00:00.000Z');
         const { key } = await server.account({ plan: 'pro', quota: 25 });
         const answers = await Promise.all(Array.from({ length: 40 }, () => server.client.get('/v1/content', { key })));
         assert.equal(answers.filter((r) => r.status === 200).length, 25);
         for (const res of answers.filter((r) => r.status !== 200)) assertQuotaExceeded(res);
+      });
+
+      it('gives the unit back, once, when the client goes away while its request is admitted or before the answer', async () => {
+        time.set('2027-03-15T12:00:00.000Z');
+        const { key } = await server.account({ plan: 'pro', quota: 4 });
+        assert.equal((await server.client.get('/v1/content', { key })).status, 200);
+        // Each of these clients sends the head of a POST and goes away at once, or a moment later:
+        // the body never comes, so none of them can be answered 2xx. Quota is reserved when the
+        // head has arrived, after the key and the counters have been looked up.
+        const head = `POST /v1/content HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"title":`;
+        await Promise.all(Array.from({ length: 24 }, (_, i) => sendAndLeave(server, head, i % 3 === 2 ? 100 : 0)));
+        // The server sees each disconnection a moment later; every unit must come back, once.
+        await sleep(300);
+        const usage = await server.client.get('/v1/usage', { key });
+        assert.equal(usage.status, 200, usage.text);
+        assert.equal(usage.body.data.used, 2, 'the first GET and this request');
+        assert.deepEqual(usage.body.data.keys.map((k: { used: number }) => k.used), [1], 'nothing else was spent');
+        assert.equal((await server.client.get('/v1/content', { key })).status, 200);
+        assert.equal((await server.client.get('/v1/content', { key })).status, 200);
+        assertQuotaExceeded(await server.client.get('/v1/content', { key }));
+      });
+
+      it('gives the unit back when the client goes away with requests queued behind a slow one', async () => {
+        time.set('2027-03-15T12:00:00.000Z');
+        // Its own server: a pipelined request that never gets the connection also never ends for
+        // the shutdown's bookkeeping, which then waits out its grace period.
+        const own = await startServer(store, { env: { ...redis.env, SHUTDOWN_GRACE_SECONDS: '1' }, clock: time.clock });
+        try {
+          const { key } = await own.account({ plan: 'pro', quota: 3 });
+          // Hashing the password keeps the first request busy, so the GETs pipelined behind it are
+          // admitted (each holding a unit) but their answers wait for the connection, which goes.
+          const body = JSON.stringify({ email: `pipelined-${Date.now()}@example.com`, name: 'P', role: 'viewer', password: 'a long enough password' });
+          const post = `POST /v1/users HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+          const get = `GET /v1/content HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${key}\r\n\r\n`;
+          await sendAndLeave(own, post + get + get, 0);
+          await sleep(500);
+          const usage = await own.client.get('/v1/usage', { key });
+          assert.equal(usage.status, 200, usage.text);
+          assert.equal(usage.body.data.used, 1, 'only this request holds a unit');
+          assert.equal((await own.client.get('/v1/content', { key })).status, 200);
+          assert.equal((await own.client.get('/v1/content', { key })).status, 200);
+          assertQuotaExceeded(await own.client.get('/v1/content', { key }));
+        } finally {
+          await own.close();
+        }
       });
 
       it('gives the unit back when a request that held it ends in an error', async () => {

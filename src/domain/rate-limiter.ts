@@ -32,7 +32,7 @@ export interface Admission {
   refusal?: LimitExceeded;
   /** Call once the response is over: true for a 2xx, which spends the unit of quota reserved for it. */
   settle?: (succeeded: boolean) => Promise<void>;
-  /** The usage alert this request raised (the first 429 of a window), being written. */
+  /** The usage alerts this refusal raised (the first 429 of a window; the quota's, if not written yet), being written. */
   alert?: Promise<void>;
   /** The request was counted but its quota could not be checked (store unreachable): answer this error. */
   failure?: unknown;
@@ -113,7 +113,15 @@ export class RateLimiter {
     const spent = quota.reserve ? !usage.reserved : (usage.used ?? 0) >= quota.quota;
     if (spent) {
       const message = `The monthly quota of ${allowance.perCycle} requests is used up; it renews at ${terms.end}.`;
-      return { state, refusal: new LimitExceeded('quota_exceeded', message, secondsUntil(cycle.end.getTime(), t)) };
+      return {
+        state,
+        refusal: new LimitExceeded('quota_exceeded', message, secondsUntil(cycle.end.getTime(), t)),
+        // From here on no request of the cycle reaches settle(), so the refusals announce the quota
+        // too: if the answer that reached it could not write its alert (a store error, a crash), or
+        // the operator lowered the quota below the cycle's usage, this is where it gets written.
+        // Once it is, its marker (and this instance's memory) makes this a no-op.
+        alert: this.raiseQuotaAlerts(principal, terms, usage.used ?? quota.quota),
+      };
     }
     if (!usage.reserved) return { state };
     return { state, settle: (succeeded) => this.settle(principal, terms, usage.used!, succeeded) };
@@ -166,11 +174,16 @@ export class RateLimiter {
     if (!succeeded) return this.rates.release(terms.usageKey);
     this.ledger.add(principal.accountId, terms.start, principal.keyId);
     this.ledger.addDay(principal.accountId, this.clock().toISOString().slice(0, 10));
+    await this.raiseQuotaAlerts(principal, terms, used);
+  }
+
+  /** The cycle's quota alerts that `used` requests have reached, unless already announced. */
+  private raiseQuotaAlerts(principal: Principal, terms: Terms, used: number): Promise<void> | undefined {
     const quota = terms.allowance.perCycle;
     const crossed = ([80, 100] as const).filter((threshold) => used >= Math.ceil((quota * threshold) / 100));
-    if (crossed.length === 0) return;
+    if (crossed.length === 0) return undefined;
     // In order, so that the 80 % alert comes first in the account's event log.
-    await this.alerts.raise(
+    return this.alerts.raise(
       principal.accountId,
       crossed.map((threshold) => ({
         marker: `quota:${threshold}:${terms.start}`,

@@ -115,8 +115,14 @@ export class DeliveryService {
     const now = this.clock();
     const status = result.status;
     const sent = { response_status: status, duration_ms: Math.round(result.durationMs), attempted_at: result.attemptedAt.toISOString() };
+    // Lock order, on both paths: the endpoint's row first, then delivery rows. A failure that
+    // disables the endpoint writes the endpoint and then every pending delivery; a success that
+    // locked its own delivery before the endpoint (to clear failing_since) could hold a row that
+    // the failure waits for while waiting for the endpoint the failure holds: a deadlock, which
+    // PostgreSQL breaks by aborting one of them. endpoints.lock() comes before any delivery row.
     if (status !== null && status >= 200 && status < 300) {
       await this.store.transaction(async (tx) => {
+        if (!(await this.endpoints.lock(tx, attempt.accountId, attempt.endpointId))) return;
         const outcome: AttemptOutcome = { ...sent, status: 'succeeded', error: null, next_attempt_at: null };
         if (await this.deliveries.finish(tx, attempt.accountId, attempt.id, lease, outcome)) {
           await this.endpoints.markHealthy(tx, attempt.accountId, attempt.endpointId);
@@ -127,7 +133,7 @@ export class DeliveryService {
     // A failure may disable the endpoint, which cancels its pending attempts: take the account's
     // write turn, so no event can queue an attempt for it in between.
     return this.events.change(attempt.accountId, async (tx) => {
-      const endpoint = await this.endpoints.get(tx, attempt.accountId, attempt.endpointId);
+      const endpoint = await this.endpoints.lock(tx, attempt.accountId, attempt.endpointId);
       if (!endpoint) return undefined;
       const enabled = Number(endpoint.enabled) === 1;
       const failingSince = endpoint.failing_since ?? now.toISOString();

@@ -97,7 +97,10 @@ export class WebhookService {
     const url = input.url === undefined ? undefined : await this.checkUrl(input.url);
     const now = this.clock().toISOString();
     const row = await this.events.change(principal.accountId, async (tx) => {
-      const current = await this.endpoint(tx, principal.accountId, id);
+      // Locked before its pending deliveries are cancelled: the order every transaction that writes
+      // both keeps (see DeliveryService.finish).
+      const current = await this.endpoints.lock(tx, principal.accountId, id);
+      if (!current) throw notFound('Webhook endpoint');
       const changes: Partial<WebhookEndpointRow> = { updated_at: now };
       if (url !== undefined) changes.url = url;
       if (input.events !== undefined) changes.events = JSON.stringify([...new Set(input.events)]);

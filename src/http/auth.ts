@@ -19,13 +19,31 @@ export function bearerToken(header: string | undefined): string | undefined {
   return match?.[1];
 }
 
+/** The real-time channel's route (ws.ts): the one place where a handshake opens a WebSocket. */
+export const WEBSOCKET_ROUTE = '/v1/ws';
+
 /**
- * The key a request presents: the Bearer header, or on a WebSocket upgrade the `token` query
+ * A WebSocket handshake for the real-time channel: it says `Connection: upgrade` as well as
+ * `Upgrade: websocket` (so Node handed it to the upgrade listener) and it was routed to /v1/ws.
+ * An upgrade header alone proves nothing: without `Connection: upgrade` Node answers the request
+ * as an ordinary one, and a handshake to any other route runs that route's REST handler.
+ */
+export function isWebSocketHandshake(request: FastifyRequest): boolean {
+  return (
+    request.method === 'GET' &&
+    (request.headers.connection ?? '').split(',').some((token) => token.trim().toLowerCase() === 'upgrade') &&
+    request.headers.upgrade?.toLowerCase() === 'websocket' &&
+    request.routeOptions.url === WEBSOCKET_ROUTE
+  );
+}
+
+/**
+ * The key a request presents: the Bearer header, or on a WebSocket handshake the `token` query
  * parameter (browsers cannot set headers on a WebSocket, CONTRACT.md §9).
  */
 export function presentedKey(request: FastifyRequest): string | undefined {
   const header = bearerToken(request.headers.authorization);
-  if (header !== undefined || request.headers.upgrade?.toLowerCase() !== 'websocket') return header;
+  if (header !== undefined || !isWebSocketHandshake(request)) return header;
   const token = (request.query as Record<string, unknown> | undefined)?.token;
   return typeof token === 'string' && token !== '' ? token : undefined;
 }

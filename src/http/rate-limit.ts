@@ -5,12 +5,13 @@
 // /metrics, the /docs pages and the dashboard's pages and assets are not part of the interface and
 // are left alone (/auth throttles sign-in itself), as is the plain-HTTP refusal (answered before
 // Fastify sees the request).
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Socket } from 'node:net';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticator } from '../domain/auth.js';
 import type { Principal } from '../domain/permissions.js';
 import { secondsUntil } from '../domain/plans.js';
 import type { LimitState, RateLimiter, RouteKind } from '../domain/rate-limiter.js';
-import { resolvePrincipal } from './auth.js';
+import { isWebSocketHandshake, resolvePrincipal } from './auth.js';
 import { isDashboardRequest } from './dashboard.js';
 
 declare module 'fastify' {
@@ -33,7 +34,6 @@ export function rateLimitHeaders(state: LimitState): Record<string, string> {
 
 // /auth throttles sign-in itself (admitSignIn); dashboard pages and assets are not the API.
 const EXEMPT = /^\/(?:healthz|readyz|metrics|docs|auth)(?:[/?]|$)/;
-const isUpgrade = (request: FastifyRequest) => request.headers.upgrade?.toLowerCase() === 'websocket';
 
 /** Adds the counting hook; register it after the hook that sets the request id, before any route's own. */
 export function installRateLimits(app: FastifyInstance, limiter: RateLimiter, auth: Authenticator): void {
@@ -41,7 +41,9 @@ export function installRateLimits(app: FastifyInstance, limiter: RateLimiter, au
   app.addHook('onRequest', async (request, reply) => {
     if (EXEMPT.test(request.url) || isDashboardRequest(request)) return;
     // 404 and 405 are both answered by the not-found handler, and both come before the key (§3).
-    const kind: RouteKind = request.is404 ? 'unknown' : isUpgrade(request) ? 'upgrade' : 'route';
+    // Only a real handshake to /v1/ws spares the quota (§8); any other request carrying upgrade
+    // headers is answered as an ordinary one and is counted as one.
+    const kind: RouteKind = request.is404 ? 'unknown' : isWebSocketHandshake(request) ? 'upgrade' : 'route';
     let principal: Principal | null;
     try {
       principal = await resolvePrincipal(auth, request);
@@ -58,13 +60,40 @@ export function installRateLimits(app: FastifyInstance, limiter: RateLimiter, au
     if (admission.failure !== undefined) throw admission.failure;
     if (admission.refusal) throw admission.refusal;
 
-    const settle = admission.settle;
-    if (settle) {
-      // 'close' comes whether the response was sent or the client went away first (no 2xx then).
-      reply.raw.once('close', () => {
-        const succeeded = reply.raw.writableFinished && reply.statusCode >= 200 && reply.statusCode < 300;
-        settle(succeeded).catch((error: unknown) => request.log.warn({ err: error }, 'could not count quota usage'));
-      });
-    }
+    if (admission.settle) settleWhenOver(request, reply, admission.settle);
   });
+}
+
+/** Per connection, the requests whose unit is still to be settled: one 'close' listener serves them all. */
+const unsettled = new WeakMap<Socket, Set<() => void>>();
+
+/**
+ * Settles the unit of quota a request holds exactly once, when its exchange is over: spent if a 2xx
+ * was sent in full, given back otherwise (an error answer, or a client gone before the answer).
+ * The response's 'close' comes in both cases; the connection's also covers a response that never
+ * got it (a pipelined request behind one that was cut off). The unit is reserved after awaits, so
+ * the client may be gone already, those events past: then it is given back at once. (Fastify's
+ * onRequestAbort is no substitute: it fires only for a request whose body was still unread.)
+ */
+function settleWhenOver(request: FastifyRequest, reply: FastifyReply, settle: (succeeded: boolean) => Promise<void>): void {
+  const response = reply.raw;
+  const socket = request.raw.socket as Socket | null;
+  let settled = false;
+  const over = () => {
+    if (settled) return;
+    settled = true;
+    response.off('close', over);
+    if (socket) unsettled.get(socket)?.delete(over);
+    const succeeded = response.writableFinished && response.statusCode >= 200 && response.statusCode < 300;
+    settle(succeeded).catch((error: unknown) => request.log.warn({ err: error }, 'could not count quota usage'));
+  };
+  if (response.closed || !socket || socket.destroyed) return over();
+  response.once('close', over);
+  let pending = unsettled.get(socket);
+  if (!pending) {
+    const waiting = new Set<() => void>();
+    socket.once('close', () => waiting.forEach((settleNow) => settleNow()));
+    unsettled.set(socket, (pending = waiting));
+  }
+  pending.add(over);
 }

@@ -2,7 +2,7 @@
 // read done for the event sink also checks the account's plan in the same query.
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db, Tx } from './db.js';
-import type { WebhookEndpointTable } from './schema.js';
+import type { Dialect, WebhookEndpointTable } from './schema.js';
 
 export type WebhookEndpointRow = Selectable<WebhookEndpointTable>;
 
@@ -13,6 +13,8 @@ export interface SubscribedEndpoint {
 }
 
 export class WebhookEndpointRepository {
+  constructor(private readonly dialect: Dialect) {}
+
   async list(db: Db, accountId: string, limit: number, offset: number) {
     const query = db.selectFrom('webhook_endpoints').where('account_id', '=', accountId);
     const [rows, count] = await Promise.all([
@@ -33,6 +35,18 @@ export class WebhookEndpointRepository {
 
   get(db: Db, accountId: string, id: string): Promise<WebhookEndpointRow | undefined> {
     return db.selectFrom('webhook_endpoints').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+  }
+
+  /**
+   * The endpoint, with its row locked until the transaction ends (on PostgreSQL; SQLite has one
+   * writer at a time). A transaction that writes an endpoint and its delivery rows takes this lock
+   * before touching any delivery row, so all of them lock in one order and cannot deadlock. FOR NO
+   * KEY UPDATE, the lock an UPDATE takes, leaves alone the inserts of delivery rows (their foreign
+   * key check only shares the key).
+   */
+  lock(tx: Tx, accountId: string, id: string): Promise<WebhookEndpointRow | undefined> {
+    const query = tx.selectFrom('webhook_endpoints').selectAll().where('account_id', '=', accountId).where('id', '=', id);
+    return (this.dialect === 'postgres' ? query.forNoKeyUpdate() : query).executeTakeFirst();
   }
 
   async insert(tx: Tx, row: Insertable<WebhookEndpointTable>): Promise<void> {
