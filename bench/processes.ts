@@ -98,6 +98,11 @@ export async function waitUntilReady(child: Child, url: string, timeoutMs = 30_0
   }
 }
 
+/** The process's resident set size now, in bytes. */
+export function rssBytes(pid: number): number {
+  return statusField(pid, 'VmRSS');
+}
+
 function statusField(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return match ? Number(match[1]) * 1024 : 0;

@@ -5,7 +5,6 @@
 // server's RSS per idle connection. Targets (issue): p99 ≤ 50 ms, ≤ 20 KB per idle connection,
 // zero events lost.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
@@ -13,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import WebSocket from 'ws';
-import { cleanEnv, cpuTimeMs, freePort, REPO_ROOT, startChild, waitUntilReady, productArgs } from './processes.js';
+import { cleanEnv, cpuTimeMs, freePort, REPO_ROOT, startChild, waitUntilReady, productArgs, rssBytes } from './processes.js';
 import { createAccount } from './seed.js';
 
 const MB = 1024 * 1024;
@@ -44,9 +43,6 @@ function options() {
   };
 }
 
-function rss(pid: number): number {
-  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
-}
 
 interface Subscriber {
   socket: WebSocket;
@@ -120,7 +116,7 @@ async function main(): Promise<void> {
     let before = Infinity;
     for (let i = 0; i < 6; i++) {
       await new Promise((r) => setTimeout(r, 500));
-      before = Math.min(before, rss(server.pid));
+      before = Math.min(before, rssBytes(server.pid));
     }
 
     const url = `${tls ? 'wss' : 'ws'}://127.0.0.1:${port}/v1/ws?token=${account.key}`;
@@ -132,7 +128,7 @@ async function main(): Promise<void> {
     let idle = Infinity;
     for (let i = 0; i < 24; i++) {
       await new Promise((r) => setTimeout(r, 500));
-      if (i >= 12) idle = Math.min(idle, rss(server.pid));
+      if (i >= 12) idle = Math.min(idle, rssBytes(server.pid));
     }
     console.log(`${clients} subscribers connected; server RSS ${(before / MB).toFixed(1)} MB before, ${(idle / MB).toFixed(1)} MB with them idle`);
 

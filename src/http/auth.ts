@@ -23,6 +23,14 @@ export function bearerToken(header: string | undefined): string | undefined {
 export const WEBSOCKET_ROUTE = '/v1/ws';
 
 /**
+ * A request that says `Connection: upgrade`: Node hands it to the upgrade listener, off the HTTP
+ * parser, so its connection can carry nothing after the answer (unless that is 101).
+ */
+export function asksToUpgrade(request: FastifyRequest): boolean {
+  return (request.headers.connection ?? '').split(',').some((token) => token.trim().toLowerCase() === 'upgrade');
+}
+
+/**
  * A WebSocket handshake for the real-time channel: it says `Connection: upgrade` as well as
  * `Upgrade: websocket` (so Node handed it to the upgrade listener) and it was routed to /v1/ws.
  * An upgrade header alone proves nothing: without `Connection: upgrade` Node answers the request
@@ -31,7 +39,7 @@ export const WEBSOCKET_ROUTE = '/v1/ws';
 export function isWebSocketHandshake(request: FastifyRequest): boolean {
   return (
     request.method === 'GET' &&
-    (request.headers.connection ?? '').split(',').some((token) => token.trim().toLowerCase() === 'upgrade') &&
+    asksToUpgrade(request) &&
     request.headers.upgrade?.toLowerCase() === 'websocket' &&
     request.routeOptions.url === WEBSOCKET_ROUTE
   );

@@ -1,6 +1,6 @@
 // The HTTP application: Fastify with request ids, the response envelope's meta, one request log
 // line, errors in the contract's shape, 404/405, deprecation headers, and the /v1 routes.
-import Fastify, { LogController, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
 import type { ContentService } from '../domain/content.js';
@@ -11,7 +11,7 @@ import type { EventFeed } from '../domain/event-feed.js';
 import type { WebhookService } from '../domain/webhooks.js';
 import { DomainError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
-import { authenticate, requireDeclaredScope } from './auth.js';
+import { asksToUpgrade, authenticate, requireDeclaredScope } from './auth.js';
 import { HttpsRequired, toHttpError } from './errors.js';
 import { Lifecycle } from './lifecycle.js';
 import { registerOpenApi } from './openapi.js';
@@ -69,11 +69,6 @@ declare module 'fastify' {
 
 export const BODY_LIMIT = 2 * 1024 * 1024;
 
-/** A request asking to switch protocols (a WebSocket handshake): it is not a keep-alive request. */
-function isUpgrade(request: FastifyRequest): boolean {
-  return /\bupgrade\b/i.test(request.headers.connection ?? '');
-}
-
 /** Hides the WebSocket token (and any other secret query value) in logged URLs. */
 export function redactUrl(url: string): string {
   return url.replace(/([?&](?:token|key|api_key)=)[^&]*/gi, '$1[REDACTED]');
@@ -126,7 +121,7 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
   const deprecated = deprecationHeaders(config.deprecations);
   app.addHook('onRequest', async (request, reply) => {
     request.endInFlight = lifecycle.begin();
-    if (isUpgrade(request)) reply.header('Connection', 'close');
+    if (asksToUpgrade(request)) reply.header('Connection', 'close');
     reply.raw.once('close', request.endInFlight);
     reply.header('X-Request-Id', request.id);
     const headers = deprecated.get(`${request.method} ${request.routeOptions.url}`);
@@ -156,7 +151,7 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
     request.endInFlight?.();
     // An upgrade request that was answered in HTTP leaves a connection that can carry nothing more
     // (it left the server's HTTP parser; the reply said Connection: close): finish writing, close it.
-    if (isUpgrade(request) && reply.statusCode !== 101) {
+    if (asksToUpgrade(request) && reply.statusCode !== 101) {
       const socket = request.raw.socket;
       socket.end();
       setTimeout(() => socket.destroy(), 1000).unref();

@@ -10,7 +10,7 @@ import { EVENT_TYPES, type StoredEvent } from '../domain/events.js';
 import type { Principal } from '../domain/permissions.js';
 
 /** A client whose unsent data passes this is too far behind: closed with 1013, it can resume. */
-export const MAX_BUFFERED_BYTES = 1024 * 1024;
+const MAX_BUFFERED_BYTES = 1024 * 1024;
 const REPLAY_PAGE = 500;
 /** A replay sends its next page once the client's backlog is below this. */
 const REPLAY_LOW_WATER = 256 * 1024;

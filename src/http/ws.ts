@@ -14,7 +14,7 @@ import { DomainError } from '../domain/errors.js';
 import { errorResponses, needs } from './schemas.js';
 import { Connection } from './ws-connection.js';
 
-export const MAX_MESSAGE_BYTES = 64 * 1024;
+const MAX_MESSAGE_BYTES = 64 * 1024;
 const PING_INTERVAL_MS = 30_000;
 const RECHECK_INTERVAL_MS = 2_000;
 
