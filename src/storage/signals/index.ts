@@ -8,6 +8,8 @@ import { RedisEventSignal } from './redis-signal.js';
 export interface SignalConfig {
   store: { kind: 'sqlite' } | { kind: 'postgres'; url: string };
   redisUrl?: string;
+  /** REDIS_KEY_PREFIX: deployments sharing one Redis keep their signals apart too. */
+  limits: { redisKeyPrefix: string };
 }
 
 /**
@@ -17,7 +19,7 @@ export interface SignalConfig {
 export async function openSignal(config: SignalConfig, store: Store, listen: boolean, onError: (error: unknown) => void): Promise<EventSignal> {
   if (config.store.kind === 'sqlite') return new LocalEventSignal(store);
   if (config.redisUrl !== undefined && listen) {
-    const signal = new RedisEventSignal(store, config.redisUrl, onError);
+    const signal = new RedisEventSignal(store, config.redisUrl, `${config.limits.redisKeyPrefix}events`, onError);
     await signal.start();
     return signal;
   }

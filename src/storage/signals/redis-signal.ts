@@ -4,8 +4,6 @@ import { Redis } from 'ioredis';
 import type { Store, Tx } from '../db.js';
 import { Listeners, type EventSignal, type SignalListener } from '../event-signal.js';
 
-const CHANNEL = 'cms:events';
-
 export class RedisEventSignal implements EventSignal {
   private readonly listeners = new Listeners();
   private readonly publisher: Redis;
@@ -14,6 +12,8 @@ export class RedisEventSignal implements EventSignal {
   constructor(
     private readonly store: Store,
     url: string,
+    /** The pub/sub channel, named with REDIS_KEY_PREFIX. */
+    private readonly channel: string,
     private readonly onError: (error: unknown) => void = () => {},
   ) {
     // ioredis reconnects by itself; a signal published while Redis is away is lost, and readers'
@@ -30,12 +30,12 @@ export class RedisEventSignal implements EventSignal {
 
   async start(): Promise<void> {
     await Promise.all([this.publisher.connect(), this.subscriber.connect()]);
-    await this.subscriber.subscribe(CHANNEL);
+    await this.subscriber.subscribe(this.channel);
   }
 
   async announce(tx: Tx, accountId: string, seq: number): Promise<void> {
     this.store.afterCommit(tx, () => {
-      this.publisher.publish(CHANNEL, `${accountId} ${seq}`).catch((error: unknown) => this.onError(error));
+      this.publisher.publish(this.channel, `${accountId} ${seq}`).catch((error: unknown) => this.onError(error));
     });
   }
 
