@@ -8,18 +8,13 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { addUser } from './helpers/people.js';
-import { Receiver, type Received, type Responder } from './helpers/receiver.js';
+import { Receiver, type Responder } from './helpers/receiver.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { testStores } from './helpers/stores.js';
-import { addEndpoint, deliveriesOf, waitForDeliveries, type DeliveryRecord } from './helpers/webhooks.js';
+import { addEndpoint, deliveriesOf, waitForDeliveries, type DeliveryRecord, verify } from './helpers/webhooks.js';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const DELIVERY_FIELDS = ['attempt', 'attempted_at', 'created_at', 'duration_ms', 'error', 'event_id', 'event_type', 'id', 'next_attempt_at', 'response_status', 'status'];
-
-/** Verifies a received request with the standardwebhooks package; returns the parsed payload. */
-function verify(secret: string, request: Received): unknown {
-  return new Webhook(secret).verify(request.body, request.headers);
-}
 
 for (const store of testStores()) {
   // Each test has its own account, endpoints and receiver, so they run side by side.

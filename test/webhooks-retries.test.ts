@@ -4,18 +4,12 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
-import { Webhook } from 'standardwebhooks';
-import { Receiver, type Received, type Responder } from './helpers/receiver.js';
+import { Receiver, type Responder } from './helpers/receiver.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { testStores } from './helpers/stores.js';
-import { addEndpoint, deliveriesOf, waitForDeliveries, type DeliveryRecord } from './helpers/webhooks.js';
+import { addEndpoint, deliveriesOf, waitForDeliveries, type DeliveryRecord, verify } from './helpers/webhooks.js';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-/** Verifies a received request with the standardwebhooks package; returns the parsed payload. */
-function verify(secret: string, request: Received): unknown {
-  return new Webhook(secret).verify(request.body, request.headers);
-}
 
 for (const store of testStores()) {
   // Each test has its own account, endpoint and receiver, so they run side by side.

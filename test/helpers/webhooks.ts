@@ -1,7 +1,9 @@
 // Factories and waits for webhook suites: endpoints made through the API, and polling of the
 // delivery records (the worker runs in the background, so tests wait for what a client would see).
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Webhook } from 'standardwebhooks';
 import type { Client } from './client.js';
+import type { Received } from './receiver.js';
 import type { TestServer } from './server.js';
 
 export interface Endpoint {
@@ -24,6 +26,11 @@ export interface DeliveryRecord {
   created_at: string;
   attempted_at: string | null;
   next_attempt_at: string | null;
+}
+
+/** Verifies a received request with the standardwebhooks package (never our own code); returns the parsed payload. */
+export function verify(secret: string, request: Received): unknown {
+  return new Webhook(secret).verify(request.body, request.headers);
 }
 
 /** POST /v1/webhooks; returns the created record with its secret. */
