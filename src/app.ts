@@ -45,9 +45,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const backgroundError = (what: string) => (error: unknown) => logger.log?.warn({ err: error }, what);
   const services = await openServices(config, { clock: options.clock, listen: true, onError: backgroundError('event signal failed') });
   const clock = options.clock ?? systemClock;
-  // Redis coming and going is logged once the HTTP logger exists; until then it is only remembered.
-  let redisState: (state: 'down' | 'up', error?: unknown) => void = () => {};
-  const limits = await openLimits(config, services, options.clock, (state, error) => redisState(state, error));
+  const limits = await openLimits(config, services, clock, (state, error) =>
+    state === 'down'
+      ? logger.log?.warn({ err: error }, 'Redis is unreachable: rate limits are counted in this instance alone until it answers')
+      : logger.log?.info('Redis answers again: rate limits are shared again'),
+  );
   const stream = new EventStream(services.feed, services.heads, services.signal, backgroundError('event stream read failed'), options.eventPollMs);
   const live = realtime({ auth: services.auth, feed: services.feed, stream, pingIntervalMs: options.wsPingIntervalMs });
   const lifecycle = new Lifecycle();
@@ -66,29 +68,18 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     certificate,
   );
   logger.log = http.log;
-  redisState = (state, error) =>
-    state === 'down'
-      ? http.log.warn({ err: error }, 'Redis is unreachable: rate limits are counted in this instance alone until it answers')
-      : http.log.info('Redis answers again: rate limits are shared again');
   const retention = startEventRetention(services.events, config.eventRetentionDays, clock, backgroundError('event pruning failed'));
-  // last_used_at is gathered in memory and written every 30 s (CONTRACT.md §7 allows a minute's lag).
-  const flushTimer = setInterval(() => {
-    services.auth.flushLastUsed().catch((error: unknown) => http.log.warn({ err: error }, 'could not record key use'));
-  }, 30_000);
-  flushTimer.unref();
-  // Quota usage is counted in memory and written in batches: a crash loses at most FLUSH_EVERY_MS of it.
-  const usageTimer = setInterval(() => {
-    limits.flush().catch((error: unknown) => http.log.warn({ err: error }, 'could not record quota usage'));
-  }, FLUSH_EVERY_MS);
-  usageTimer.unref();
-  // Ended dashboard sessions are refused anyway; their rows are deleted hourly.
-  const sessionTimer = setInterval(() => {
-    services.sessions.prune().catch((error: unknown) => http.log.warn({ err: error }, 'could not prune sessions'));
-  }, 3_600_000);
-  sessionTimer.unref();
+  const timers = [
+    // last_used_at is gathered in memory and written every 30 s (CONTRACT.md §7 allows a minute's lag).
+    every(30_000, () => services.auth.flushLastUsed(), backgroundError('could not record key use')),
+    // Quota usage is counted in memory and written in batches: a crash loses at most FLUSH_EVERY_MS of it.
+    every(FLUSH_EVERY_MS, () => limits.flush(), backgroundError('could not record quota usage')),
+    // Ended dashboard sessions are refused anyway; their rows are deleted hourly.
+    every(3_600_000, () => services.sessions.prune(), backgroundError('could not prune sessions')),
+  ];
   // Webhook deliveries: woken by events committed (on any instance the signal reaches), by pings and
   // retries queued here, and by its own poll.
-  const sender = new WebhookSender(config.webhookAllowPrivate, options.clock ?? systemClock);
+  const sender = new WebhookSender(config.webhookAllowPrivate, clock);
   const worker = new WebhookWorker(services.webhookDeliveries, sender, config.webhookLeaseSeconds * 1000, http.log);
   services.signal.listen(() => worker.wake());
   services.deliveryWake.listen(() => worker.wake());
@@ -109,9 +100,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       listener.closeAll();
     }
     await Promise.all([http.close(), workerStopped]);
-    clearInterval(flushTimer);
-    clearInterval(usageTimer);
-    clearInterval(sessionTimer);
+    for (const timer of timers) clearInterval(timer);
     stream.close();
     await retention.stop();
     await services.auth.flushLastUsed().catch(() => {});
@@ -131,4 +120,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     pruneEvents: () => retention.runNow(),
     shutdown: () => (closed ??= close()),
   };
+}
+
+/** Runs `task` every `ms` in the background (never keeping the process alive), reporting failures. */
+function every(ms: number, task: () => Promise<unknown>, onError: (error: unknown) => void): NodeJS.Timeout {
+  const timer = setInterval(() => void task().catch(onError), ms);
+  timer.unref();
+  return timer;
 }
