@@ -7,23 +7,23 @@ import { ApiKeyRepository } from './storage/api-key-repository.js';
 import { ContentRepository } from './storage/content-repository.js';
 import { UserRepository } from './storage/user-repository.js';
 import { EventRepository } from './storage/event-repository.js';
-import { AccountService } from './domain/accounts.js';
-import { ApiKeyService } from './domain/api-keys.js';
-import { Authenticator } from './domain/auth.js';
-import { ContentService } from './domain/content.js';
-import { EventLog } from './domain/events.js';
+import { AccountService } from './domain/users/accounts.js';
+import { ApiKeyService } from './domain/auth/api-keys.js';
+import { Authenticator } from './domain/auth/authenticator.js';
+import { ContentService } from './domain/content/content.js';
+import { EventLog } from './domain/events/event-log.js';
 import { openSignal } from './storage/signals/index.js';
-import { EventFeed } from './domain/event-feed.js';
+import { EventFeed } from './domain/events/event-feed.js';
 import { systemClock, type Clock } from './domain/ids.js';
-import { UserService } from './domain/users.js';
+import { UserService } from './domain/users/users.js';
 import { MemoryRateStore, type RateStore } from './storage/rate-store.js';
 import { RedisRateStore, type RedisStateListener } from './storage/redis-rate-store.js';
 import { UsageRepository } from './storage/usage-repository.js';
-import { RateLimiter } from './domain/rate-limiter.js';
-import { UsageAlerts } from './domain/usage-alerts.js';
-import { UsageLedger } from './domain/usage-ledger.js';
-import { UsageService } from './domain/usage.js';
-import { SessionService } from './domain/sessions.js';
+import { RateLimiter } from './domain/limits/rate-limiter.js';
+import { UsageAlerts } from './domain/limits/usage-alerts.js';
+import { UsageLedger } from './domain/limits/usage-ledger.js';
+import { UsageService } from './domain/limits/usage.js';
+import { SessionService } from './domain/auth/sessions.js';
 import { SessionRepository } from './storage/session-repository.js';
 
 export interface ServiceOptions {
@@ -34,10 +34,10 @@ export interface ServiceOptions {
 }
 import { WebhookDeliveryRepository } from './storage/webhook-delivery-repository.js';
 import { WebhookEndpointRepository } from './storage/webhook-endpoint-repository.js';
-import { DeliveryService } from './domain/webhook-deliveries.js';
-import { DeliveryWake, WebhookQueue } from './domain/webhook-queue.js';
-import { DEFAULT_RETRY_SCHEDULE } from './domain/webhook-schedule.js';
-import { WebhookService } from './domain/webhooks.js';
+import { DeliveryService } from './domain/webhooks/deliveries.js';
+import { DeliveryWake, WebhookQueue } from './domain/webhooks/queue.js';
+import { DEFAULT_RETRY_SCHEDULE } from './domain/webhooks/schedule.js';
+import { WebhookService } from './domain/webhooks/endpoints.js';
 
 /** Opens the store (applying migrations) and builds the domain services on it. */
 export async function openServices(config: Config, options: ServiceOptions = {}) {

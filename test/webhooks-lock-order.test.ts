@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
-import type { AttemptResult, OutgoingAttempt } from '../src/domain/webhook-deliveries.js';
+import type { AttemptResult, OutgoingAttempt } from '../src/domain/webhooks/deliveries.js';
 import { openServices } from '../src/services.js';
 import { createPostgresDatabase } from './helpers/stores.js';
 import { uniqueEmail } from './helpers/people.js';

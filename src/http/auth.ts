@@ -1,8 +1,8 @@
 // Bearer authentication for /v1: the Authorization header becomes request.principal, or 401.
 import type { FastifyRequest } from 'fastify';
-import type { Authenticator } from '../domain/auth.js';
+import type { Authenticator } from '../domain/auth/authenticator.js';
 import { DomainError } from '../domain/errors.js';
-import { requireScope, type Principal, type Scope } from '../domain/permissions.js';
+import { requireScope, type Principal, type Scope } from '../domain/auth/permissions.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

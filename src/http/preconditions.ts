@@ -1,6 +1,6 @@
 // If-Match parsing. ETags are the item's version as a strong tag: "3". "*" matches any existing
 // item; weak tags never match, as RFC 9110 requires strong comparison for If-Match.
-import type { Precondition } from '../domain/content.js';
+import type { Precondition } from '../domain/content/content.js';
 
 export function parseIfMatch(header: string | undefined): Precondition {
   if (header === undefined) return undefined;

@@ -7,10 +7,10 @@
 // Fastify sees the request).
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Authenticator } from '../domain/auth.js';
-import type { Principal } from '../domain/permissions.js';
-import { secondsUntil } from '../domain/plans.js';
-import type { LimitState, RateLimiter, RouteKind } from '../domain/rate-limiter.js';
+import type { Authenticator } from '../domain/auth/authenticator.js';
+import type { Principal } from '../domain/auth/permissions.js';
+import { secondsUntil } from '../domain/limits/plans.js';
+import type { LimitState, RateLimiter, RouteKind } from '../domain/limits/rate-limiter.js';
 import { isWebSocketHandshake, resolvePrincipal } from './auth.js';
 import { isDashboardRequest } from './dashboard.js';
 

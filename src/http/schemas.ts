@@ -2,7 +2,7 @@
 // OpenAPI document (tags, the scope needed, the error statuses that can occur).
 import Type from 'typebox';
 import { Meta } from '../domain/schemas/common.js';
-import type { Scope } from '../domain/permissions.js';
+import type { Scope } from '../domain/auth/permissions.js';
 
 export const ErrorBody = Type.Object(
   {

@@ -4,7 +4,7 @@
 // session's X-CSRF-Token. Bearer-key requests never carry the cookie's authority and are unaffected.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { forbidden } from '../domain/errors.js';
-import { csrfTokenMatches, type ActiveSession, type SessionService } from '../domain/sessions.js';
+import { csrfTokenMatches, type ActiveSession, type SessionService } from '../domain/auth/sessions.js';
 import { setPrincipal } from './auth.js';
 
 declare module 'fastify' {

@@ -6,7 +6,7 @@ import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { FieldError } from '../domain/errors.js';
 import { NON_BLANK } from '../domain/schemas/common.js';
-import { isEmailAddress } from '../domain/users.js';
+import { isEmailAddress } from '../domain/users/users.js';
 
 /** Thrown by a validator; the error handler turns it into 400 (query) or 422 (body). */
 export class RequestValidationError extends Error {

@@ -4,10 +4,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
 import { DomainError } from '../domain/errors.js';
-import { present, visibleTypes, type EventFeed } from '../domain/event-feed.js';
-import type { EventStream } from '../domain/event-stream.js';
-import { EVENT_TYPES, type StoredEvent } from '../domain/events.js';
-import type { Principal } from '../domain/permissions.js';
+import { present, visibleTypes, type EventFeed } from '../domain/events/event-feed.js';
+import type { EventStream } from '../domain/events/event-stream.js';
+import { EVENT_TYPES, type StoredEvent } from '../domain/events/event-log.js';
+import type { Principal } from '../domain/auth/permissions.js';
 
 /** A client whose unsent data passes this is too far behind: closed with 1013, it can resume. */
 const MAX_BUFFERED_BYTES = 1024 * 1024;

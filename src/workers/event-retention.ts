@@ -1,7 +1,7 @@
 // Background pruning of the event log: events older than the retention period (7 days by
 // default) are deleted in small batches, at start and then every hour, so no single statement
 // holds the store for long.
-import type { EventLog } from '../domain/events.js';
+import type { EventLog } from '../domain/events/event-log.js';
 import type { Clock } from '../domain/ids.js';
 
 const EVERY_MS = 60 * 60 * 1000;

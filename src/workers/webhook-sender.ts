@@ -6,10 +6,10 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import type { AttemptResult, OutgoingAttempt } from '../domain/webhook-deliveries.js';
+import type { AttemptResult, OutgoingAttempt } from '../domain/webhooks/deliveries.js';
 import type { Clock } from '../domain/ids.js';
-import { signatureHeaders } from '../domain/webhook-signature.js';
-import { resolveTarget, TargetRefused, type Target } from '../domain/webhook-targets.js';
+import { signatureHeaders } from '../domain/webhooks/signature.js';
+import { resolveTarget, TargetRefused, type Target } from '../domain/webhooks/targets.js';
 
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 /** Response bytes read before the connection is dropped: the body is not used, only the status. */

@@ -5,7 +5,7 @@
 // Claims are leases, renewed while an attempt is in flight: if this process dies, its attempts
 // become due again for any instance once the lease lapses.
 import { randomBytes } from 'node:crypto';
-import type { DeliveryService, OutgoingAttempt } from '../domain/webhook-deliveries.js';
+import type { DeliveryService, OutgoingAttempt } from '../domain/webhooks/deliveries.js';
 import type { WebhookSender } from './webhook-sender.js';
 
 export const MAX_IN_FLIGHT = 64;

@@ -1,7 +1,7 @@
 // API key schemas: one source for request validation, TypeScript types and the OpenAPI document.
 import Type, { type Static } from 'typebox';
 import { PagingQuery, StringEnum, Text, Timestamp } from './common.js';
-import { SCOPES } from '../permissions.js';
+import { SCOPES } from '../auth/permissions.js';
 
 export const ApiKey = Type.Object(
   {

@@ -2,7 +2,7 @@
 // query of the event list, which pages by cursor rather than by offset.
 import Type, { type Static } from 'typebox';
 import { Meta, PagingQuery, StringEnum, Timestamp } from './common.js';
-import { EVENT_TYPES } from '../events.js';
+import { EVENT_TYPES } from '../events/event-log.js';
 
 export const Event = Type.Object(
   {

@@ -1,7 +1,7 @@
 // User schemas: one source for request validation, TypeScript types and the OpenAPI document.
 import Type, { type Static } from 'typebox';
 import { PagingQuery, StringEnum, Text, Timestamp } from './common.js';
-import { ROLES } from '../permissions.js';
+import { ROLES } from '../auth/permissions.js';
 
 export const User = Type.Object(
   {

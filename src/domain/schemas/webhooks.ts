@@ -1,6 +1,6 @@
 // Webhook schemas: one source for request validation, TypeScript types and the OpenAPI document.
 import Type, { type Static } from 'typebox';
-import { EVENT_TYPES } from '../events.js';
+import { EVENT_TYPES } from '../events/event-log.js';
 import { PagingQuery, StringEnum, Timestamp } from './common.js';
 
 /** What an endpoint may subscribe to: any event type, or `*` for all of them (and those added later). */

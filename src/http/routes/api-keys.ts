@@ -1,7 +1,7 @@
 // /v1/api-keys: thin handlers over the API key service (the dashboard's "API Keys" section).
 import Type from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { ApiKeyService } from '../../domain/api-keys.js';
+import type { ApiKeyService } from '../../domain/auth/api-keys.js';
 import { One, Page } from '../../domain/schemas/common.js';
 import { ApiKey, ApiKeyCreate, ApiKeyListQuery, CreatedApiKey } from '../../domain/schemas/api-keys.js';
 import { errorResponses, needs } from '../schemas.js';

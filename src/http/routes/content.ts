@@ -1,7 +1,7 @@
 // /v1/content: thin handlers that call the content service and shape the response.
 import Type from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { ContentService } from '../../domain/content.js';
+import type { ContentService } from '../../domain/content/content.js';
 import { One, Page } from '../../domain/schemas/common.js';
 import { ContentCreate, ContentItem, ContentListItem, ContentListQuery, ContentUpdate } from '../../domain/schemas/content.js';
 import { errorResponses, needs } from '../schemas.js';

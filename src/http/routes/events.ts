@@ -1,6 +1,6 @@
 // /v1/events: the account's event log, oldest first, paged by cursor.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { EventFeed } from '../../domain/event-feed.js';
+import type { EventFeed } from '../../domain/events/event-feed.js';
 import { EventListQuery, EventPage } from '../../domain/schemas/events.js';
 import { errorResponses, needs } from '../schemas.js';
 

@@ -4,9 +4,9 @@
 import Type from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DomainError, forbidden } from '../../domain/errors.js';
-import type { RateLimiter } from '../../domain/rate-limiter.js';
-import type { SessionService } from '../../domain/sessions.js';
-import { normaliseEmail } from '../../domain/users.js';
+import type { RateLimiter } from '../../domain/limits/rate-limiter.js';
+import type { SessionService } from '../../domain/auth/sessions.js';
+import { normaliseEmail } from '../../domain/users/users.js';
 import { rateLimitHeaders } from '../rate-limit.js';
 import { checkCsrf, clearSessionCookie, ownOrigin, sessionToken, setSessionCookie } from '../sessions.js';
 

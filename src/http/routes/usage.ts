@@ -1,6 +1,6 @@
 // /v1/usage: the account's quota and rate-limit figures (CONTRACT.md §8, an extension).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { UsageService } from '../../domain/usage.js';
+import type { UsageService } from '../../domain/limits/usage.js';
 import { One } from '../../domain/schemas/common.js';
 import { Usage } from '../../domain/schemas/usage.js';
 import { errorResponses } from '../schemas.js';

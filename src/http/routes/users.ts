@@ -1,7 +1,7 @@
 // /v1/users: thin handlers over the user service.
 import Type from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { UserService } from '../../domain/users.js';
+import type { UserService } from '../../domain/users/users.js';
 import { One, Page } from '../../domain/schemas/common.js';
 import { User, UserCreate, UserListQuery, UserUpdate } from '../../domain/schemas/users.js';
 import { errorResponses, needs } from '../schemas.js';

@@ -2,7 +2,7 @@
 // checked before the body is validated, so a plan without webhooks gets 403 rather than 422.
 import Type from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { requireWebhookPlan, type WebhookService } from '../../domain/webhooks.js';
+import { requireWebhookPlan, type WebhookService } from '../../domain/webhooks/endpoints.js';
 import { One, Page } from '../../domain/schemas/common.js';
 import {
   WebhookCreate,

@@ -1,15 +1,15 @@
 // Users of an account: listing, reading and changes, with the role rules of CONTRACT.md §4 and §6
 // (admins never touch owners, nobody changes their own role, an account keeps one owner).
-import type { Store, Tx } from '../storage/db.js';
-import type { PublicUserRow, UserRepository } from '../storage/user-repository.js';
-import { UniqueViolation } from '../storage/errors.js';
-import { DomainError, forbidden, notFound } from './errors.js';
-import type { EventLog } from './events.js';
-import { newId, type Clock } from './ids.js';
-import { hashPassword } from './passwords.js';
-import { requireScope, type Principal, type Role } from './permissions.js';
-import { pageOf, pageWindow, type PageResult } from './schemas/common.js';
-import type { User, UserCreate, UserListQuery, UserUpdate } from './schemas/users.js';
+import type { Store, Tx } from '../../storage/db.js';
+import type { PublicUserRow, UserRepository } from '../../storage/user-repository.js';
+import { UniqueViolation } from '../../storage/errors.js';
+import { DomainError, forbidden, notFound } from '../errors.js';
+import type { EventLog } from '../events/event-log.js';
+import { newId, type Clock } from '../ids.js';
+import { hashPassword } from '../auth/passwords.js';
+import { requireScope, type Principal, type Role } from '../auth/permissions.js';
+import { pageOf, pageWindow, type PageResult } from '../schemas/common.js';
+import type { User, UserCreate, UserListQuery, UserUpdate } from '../schemas/users.js';
 
 /** Told when users disappear or change role, so cached credentials stop working at once. */
 export interface UserChangeListener {

@@ -2,14 +2,14 @@
 // one worker, under a lease that lapses if that worker dies), and record how each ended — a
 // success, or a failure with the next attempt scheduled, or the endpoint disabled after a 410 or
 // three days of failures. The HTTP request itself is the worker's; no transaction ever waits on it.
-import type { Store } from '../storage/db.js';
-import type { AttemptOutcome, ClaimedAttempt, WebhookDeliveryRepository } from '../storage/webhook-delivery-repository.js';
-import type { WebhookEndpointRepository } from '../storage/webhook-endpoint-repository.js';
-import type { EventLog } from './events.js';
-import { newId, type Clock } from './ids.js';
-import { WEBHOOK_PLANS } from './webhook-queue.js';
-import { nextAttemptAt } from './webhook-schedule.js';
-import { ENDPOINT_DISABLED } from './webhooks.js';
+import type { Store } from '../../storage/db.js';
+import type { AttemptOutcome, ClaimedAttempt, WebhookDeliveryRepository } from '../../storage/webhook-delivery-repository.js';
+import type { WebhookEndpointRepository } from '../../storage/webhook-endpoint-repository.js';
+import type { EventLog } from '../events/event-log.js';
+import { newId, type Clock } from '../ids.js';
+import { WEBHOOK_PLANS } from './queue.js';
+import { nextAttemptAt } from './schedule.js';
+import { ENDPOINT_DISABLED } from './endpoints.js';
 
 /** An endpoint whose attempts have all failed for this long is disabled. */
 export const FAILING_LIMIT_MS = 3 * 24 * 3600 * 1000;

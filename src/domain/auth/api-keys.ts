@@ -1,14 +1,14 @@
 // API keys (CONTRACT.md §7): list, create (the plain key shown once), revoke. Everyone manages
 // their own keys; admins and owners manage the account's, but only an owner may mint an owner's key.
-import type { Store, Tx } from '../storage/db.js';
-import type { ApiKeyRepository, ApiKeyRow } from '../storage/api-key-repository.js';
-import type { UserRepository } from '../storage/user-repository.js';
+import type { Store, Tx } from '../../storage/db.js';
+import type { ApiKeyRepository, ApiKeyRow } from '../../storage/api-key-repository.js';
+import type { UserRepository } from '../../storage/user-repository.js';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key-secret.js';
-import { forbidden, invalid, notFound, type FieldError } from './errors.js';
-import { newId, type Clock } from './ids.js';
+import { forbidden, invalid, notFound, type FieldError } from '../errors.js';
+import { newId, type Clock } from '../ids.js';
 import { requireScope, roleMayHold, ROLES, SCOPES, scopesForRole, type Principal, type Role, type Scope } from './permissions.js';
-import { pageOf, pageWindow, type PageResult } from './schemas/common.js';
-import type { ApiKey, ApiKeyCreate, ApiKeyListQuery, CreatedApiKey } from './schemas/api-keys.js';
+import { pageOf, pageWindow, type PageResult } from '../schemas/common.js';
+import type { ApiKey, ApiKeyCreate, ApiKeyListQuery, CreatedApiKey } from '../schemas/api-keys.js';
 
 /** Told when a key is revoked, so a cached credential stops working at once. */
 export interface KeyRevocationListener {

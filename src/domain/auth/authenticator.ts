@@ -4,13 +4,13 @@
 // the instance that made the change it takes effect at once. The key's account comes with it (plan,
 // own rate limit and quota, creation time), so a plan change applies within the same second.
 // `last_used_at` is kept in memory and written in batches.
-import type { Store } from '../storage/db.js';
-import type { ApiKeyRepository, KeyPrincipalRow } from '../storage/api-key-repository.js';
+import type { Store } from '../../storage/db.js';
+import type { ApiKeyRepository, KeyPrincipalRow } from '../../storage/api-key-repository.js';
 import { hashApiKey, looksLikeApiKey } from './api-key-secret.js';
 import type { KeyRevocationListener } from './api-keys.js';
-import type { Clock } from './ids.js';
+import type { Clock } from '../ids.js';
 import type { Principal, Role, Scope } from './permissions.js';
-import type { UserChangeListener } from './users.js';
+import type { UserChangeListener } from '../users/users.js';
 
 const FRESH_MS = 1000;
 const MAX_ENTRIES = 10_000;

@@ -2,15 +2,15 @@
 // read, change, delete, rotate the secret, ping, and the delivery records with manual retries.
 // Pro and Enterprise only; admins and owners with `webhooks:write`. Every change takes the
 // account's write turn, so it is ordered with the events whose deliveries it decides.
-import type { Store, Tx } from '../storage/db.js';
-import type { EventRepository } from '../storage/event-repository.js';
-import type { PublicDeliveryRow, WebhookDeliveryRepository } from '../storage/webhook-delivery-repository.js';
-import type { WebhookEndpointRepository, WebhookEndpointRow } from '../storage/webhook-endpoint-repository.js';
-import { DomainError, invalid, notFound } from './errors.js';
-import type { EventLog } from './events.js';
-import { newId, type Clock } from './ids.js';
-import { requireScope, type Principal } from './permissions.js';
-import { pageOf, pageWindow, type PageResult } from './schemas/common.js';
+import type { Store, Tx } from '../../storage/db.js';
+import type { EventRepository } from '../../storage/event-repository.js';
+import type { PublicDeliveryRow, WebhookDeliveryRepository } from '../../storage/webhook-delivery-repository.js';
+import type { WebhookEndpointRepository, WebhookEndpointRow } from '../../storage/webhook-endpoint-repository.js';
+import { DomainError, invalid, notFound } from '../errors.js';
+import type { EventLog } from '../events/event-log.js';
+import { newId, type Clock } from '../ids.js';
+import { requireScope, type Principal } from '../auth/permissions.js';
+import { pageOf, pageWindow, type PageResult } from '../schemas/common.js';
 import type {
   WebhookCreate,
   WebhookDelivery,
@@ -18,10 +18,10 @@ import type {
   WebhookEndpointWithSecret,
   WebhookListQuery,
   WebhookUpdate,
-} from './schemas/webhooks.js';
-import { WEBHOOK_PLANS, type DeliveryWake } from './webhook-queue.js';
-import { generateSecret } from './webhook-signature.js';
-import { resolveTarget, TargetRefused } from './webhook-targets.js';
+} from '../schemas/webhooks.js';
+import { WEBHOOK_PLANS, type DeliveryWake } from './queue.js';
+import { generateSecret } from './signature.js';
+import { resolveTarget, TargetRefused } from './targets.js';
 
 /** Endpoints per account, as Stripe limits them, so one event never fans out without bound. */
 export const MAX_ENDPOINTS = 20;

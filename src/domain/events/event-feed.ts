@@ -1,12 +1,12 @@
 // The read side of the event log: which events a key may see, paging through the retained log
 // (GET /v1/events), and resolving a client's cursor. Live delivery is in event-stream.ts.
-import type { Store } from '../storage/db.js';
-import type { EventRepository } from '../storage/event-repository.js';
-import { DomainError } from './errors.js';
-import { EVENT_TYPES, fromRow, type EventType, type PublicEvent, type StoredEvent } from './events.js';
-import { requireScope, roleMayHold, type Principal, type Scope } from './permissions.js';
-import { MAX_LIMIT } from './schemas/common.js';
-import type { EventListQuery, EventPage } from './schemas/events.js';
+import type { Store } from '../../storage/db.js';
+import type { EventRepository } from '../../storage/event-repository.js';
+import { DomainError } from '../errors.js';
+import { EVENT_TYPES, fromRow, type EventType, type PublicEvent, type StoredEvent } from './event-log.js';
+import { requireScope, roleMayHold, type Principal, type Scope } from '../auth/permissions.js';
+import { MAX_LIMIT } from '../schemas/common.js';
+import type { EventListQuery, EventPage } from '../schemas/events.js';
 
 /** The scope a key needs, beyond events:read, to see events of each kind. */
 const NEEDS: Record<string, Scope | undefined> = { content: 'content:read', user: 'users:read', api_key: undefined };

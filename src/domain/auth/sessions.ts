@@ -4,16 +4,16 @@
 // absolute limit, on sign-out, or when its user is deleted; a role change applies within a second
 // (at once on the instance that made it), like a cached API key.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { SessionConfig } from '../config.js';
-import type { Store } from '../storage/db.js';
-import type { SessionPrincipalRow, SessionRepository } from '../storage/session-repository.js';
-import type { UserRepository } from '../storage/user-repository.js';
-import { DomainError } from './errors.js';
-import { newId, type Clock } from './ids.js';
+import type { SessionConfig } from '../../config.js';
+import type { Store } from '../../storage/db.js';
+import type { SessionPrincipalRow, SessionRepository } from '../../storage/session-repository.js';
+import type { UserRepository } from '../../storage/user-repository.js';
+import { DomainError } from '../errors.js';
+import { newId, type Clock } from '../ids.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { scopesForRole, type Principal, type Role } from './permissions.js';
-import type { UserChangeListener } from './users.js';
-import { normaliseEmail } from './users.js';
+import type { UserChangeListener } from '../users/users.js';
+import { normaliseEmail } from '../users/users.js';
 
 const FRESH_MS = 1000;
 const MAX_ENTRIES = 10_000;

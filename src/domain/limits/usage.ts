@@ -1,15 +1,15 @@
 // The usage report (GET /v1/usage): the account's plan, billing cycle, quota used and left, the
 // hourly window as this request's headers show it, and what each key used this cycle.
-import type { LimitsConfig } from '../config.js';
-import type { Store } from '../storage/db.js';
-import type { UsageRepository } from '../storage/usage-repository.js';
-import type { Clock } from './ids.js';
-import type { Principal } from './permissions.js';
+import type { LimitsConfig } from '../../config.js';
+import type { Store } from '../../storage/db.js';
+import type { UsageRepository } from '../../storage/usage-repository.js';
+import type { Clock } from '../ids.js';
+import type { Principal } from '../auth/permissions.js';
 import { allowanceOf, billingCycle } from './plans.js';
 import type { LimitState, RateLimiter } from './rate-limiter.js';
-import type { Usage } from './schemas/usage.js';
+import type { Usage } from '../schemas/usage.js';
 import type { UsageLedger } from './usage-ledger.js';
-import { SESSION_KEY_PREFIX } from './sessions.js';
+import { SESSION_KEY_PREFIX } from '../auth/sessions.js';
 
 const DAY_MS = 86_400_000;
 

@@ -3,8 +3,8 @@
 // the safety poll finds it), reads the events after the cursor from the store and hands them to
 // every subscriber in order. The store is the source of truth, so events reach subscribers in
 // commit order, once, whichever instance wrote them and whether or not a signal was lost.
-import type { EventSignal } from '../storage/event-signal.js';
-import type { StoredEvent } from './events.js';
+import type { EventSignal } from '../../storage/event-signal.js';
+import type { StoredEvent } from './event-log.js';
 import type { EventFeed } from './event-feed.js';
 
 /** Receives events in order, several at a time when several are ready (so it can write them at once). */

@@ -1,9 +1,9 @@
 // `api_key.usage_alert` events (CONTRACT.md §9, §10): at 80 % and 100 % of the quota once per
 // cycle, and at the first 429 of an hourly window. Exactly once across instances and restarts: the
 // event is written in the same transaction as a marker row whose primary key refuses a second one.
-import type { UsageRepository } from '../storage/usage-repository.js';
-import type { EventLog } from './events.js';
-import type { Clock } from './ids.js';
+import type { UsageRepository } from '../../storage/usage-repository.js';
+import type { EventLog } from '../events/event-log.js';
+import type { Clock } from '../ids.js';
 
 export interface UsageAlert {
   kind: 'quota' | 'rate_limit';

@@ -1,6 +1,6 @@
 // Roles and scopes (CONTRACT.md §4): what each role may do, which scopes it may hold, and the one
 // check every operation goes through.
-import { DomainError } from './errors.js';
+import { DomainError } from '../errors.js';
 
 export const ROLES = ['owner', 'admin', 'editor', 'author', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];

@@ -2,10 +2,10 @@
 // `change()`, which takes the account's write turn, lets the work emit events, and writes them in
 // the same transaction. Listeners hear of them only after commit, through the EventSignal
 // (src/storage/event-signal.ts).
-import type { Store, Tx } from '../storage/db.js';
-import type { EventRepository, EventRow } from '../storage/event-repository.js';
-import type { EventSignal } from '../storage/event-signal.js';
-import { newId, type Clock } from './ids.js';
+import type { Store, Tx } from '../../storage/db.js';
+import type { EventRepository, EventRow } from '../../storage/event-repository.js';
+import type { EventSignal } from '../../storage/event-signal.js';
+import { newId, type Clock } from '../ids.js';
 
 export const EVENT_TYPES = [
   'content.created',

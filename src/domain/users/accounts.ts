@@ -1,17 +1,17 @@
 // Accounts as the operator sees them: the first-start bootstrap and the administration CLI's
 // operations (create an account with its owner and first key, change a plan, issue a key).
 import { randomBytes } from 'node:crypto';
-import type { Store, Tx } from '../storage/db.js';
-import type { AccountRepository } from '../storage/account-repository.js';
-import type { UserRepository } from '../storage/user-repository.js';
-import { UniqueViolation } from '../storage/errors.js';
-import { PLANS, type Plan } from '../config.js';
-import { scopeErrors, type ApiKeyService } from './api-keys.js';
-import { DomainError, invalid, notFound, type FieldError } from './errors.js';
-import type { EventLog } from './events.js';
-import { newId, type Clock } from './ids.js';
-import { hashPassword } from './passwords.js';
-import { scopesForRole, type Role } from './permissions.js';
+import type { Store, Tx } from '../../storage/db.js';
+import type { AccountRepository } from '../../storage/account-repository.js';
+import type { UserRepository } from '../../storage/user-repository.js';
+import { UniqueViolation } from '../../storage/errors.js';
+import { PLANS, type Plan } from '../../config.js';
+import { scopeErrors, type ApiKeyService } from '../auth/api-keys.js';
+import { DomainError, invalid, notFound, type FieldError } from '../errors.js';
+import type { EventLog } from '../events/event-log.js';
+import { newId, type Clock } from '../ids.js';
+import { hashPassword } from '../auth/passwords.js';
+import { scopesForRole, type Role } from '../auth/permissions.js';
 import { isEmailAddress, normaliseEmail } from './users.js';
 
 export interface NewAccount {

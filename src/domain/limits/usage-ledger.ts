@@ -2,9 +2,9 @@
 // per UTC day of the account; flush() writes what has gathered in one transaction (app.ts calls it
 // every FLUSH_EVERY_MS and on shutdown), so counting costs no database write per request and a crash
 // loses at most the last interval's counts.
-import type { Store } from '../storage/db.js';
-import type { UsageCountTable, UsageDayTable } from '../storage/schema.js';
-import type { UsageRepository } from '../storage/usage-repository.js';
+import type { Store } from '../../storage/db.js';
+import type { UsageCountTable, UsageDayTable } from '../../storage/schema.js';
+import type { UsageRepository } from '../../storage/usage-repository.js';
 
 export const FLUSH_EVERY_MS = 5_000;
 

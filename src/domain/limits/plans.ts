@@ -1,7 +1,7 @@
 // Plans (CONTRACT.md §8): the hourly limit and monthly quota an account gets — its plan's figures
 // from config unless the account has its own — and its billing cycle, which restarts each month
 // on the day the account was created.
-import type { LimitsConfig, Plan } from '../config.js';
+import type { LimitsConfig, Plan } from '../../config.js';
 
 export const HOUR_MS = 3_600_000;
 export const MINUTE_MS = 60_000;

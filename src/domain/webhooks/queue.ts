@@ -3,11 +3,11 @@
 // disabled, or an account whose plan lacks webhooks, queues nothing. Nothing is cached: each batch
 // of events reads the account's endpoints with one indexed query, so an endpoint created a moment
 // ago on another instance is never missed.
-import type { Tx } from '../storage/db.js';
-import type { WebhookDeliveryRepository } from '../storage/webhook-delivery-repository.js';
-import type { WebhookEndpointRepository } from '../storage/webhook-endpoint-repository.js';
-import type { EventSink, StoredEvent } from './events.js';
-import { newId } from './ids.js';
+import type { Tx } from '../../storage/db.js';
+import type { WebhookDeliveryRepository } from '../../storage/webhook-delivery-repository.js';
+import type { WebhookEndpointRepository } from '../../storage/webhook-endpoint-repository.js';
+import type { EventSink, StoredEvent } from '../events/event-log.js';
+import { newId } from '../ids.js';
 
 /** Plans that include webhooks (CONTRACT.md §10). */
 export const WEBHOOK_PLANS = ['pro', 'enterprise'] as const;

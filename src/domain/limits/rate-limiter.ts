@@ -4,11 +4,11 @@
 // holds one unit of the quota until it is answered: a 2xx spends it, anything else gives it back.
 import { createHash } from 'node:crypto';
 import { isIPv6 } from 'node:net';
-import type { LimitsConfig } from '../config.js';
-import type { QuotaProbe, RateStore, Usage } from '../storage/rate-store.js';
-import { LimitExceeded } from './errors.js';
-import type { Clock } from './ids.js';
-import type { Principal } from './permissions.js';
+import type { LimitsConfig } from '../../config.js';
+import type { QuotaProbe, RateStore, Usage } from '../../storage/rate-store.js';
+import { LimitExceeded } from '../errors.js';
+import type { Clock } from '../ids.js';
+import type { Principal } from '../auth/permissions.js';
 import { allowanceOf, billingCycle, HOUR_MS, MINUTE_MS, secondsUntil, type Allowance, type Cycle } from './plans.js';
 import type { UsageAlerts } from './usage-alerts.js';
 import type { UsageLedger } from './usage-ledger.js';

@@ -1,13 +1,13 @@
 // Content items: listing, reading and every change, with the role rules and version preconditions.
-import type { Store } from '../storage/db.js';
-import type { ContentRepository, ContentRow, WriteGuard } from '../storage/content-repository.js';
-import { DomainError, forbidden, notFound } from './errors.js';
-import type { EventLog } from './events.js';
+import type { Store } from '../../storage/db.js';
+import type { ContentRepository, ContentRow, WriteGuard } from '../../storage/content-repository.js';
+import { DomainError, forbidden, notFound } from '../errors.js';
+import type { EventLog } from '../events/event-log.js';
 import { PageCache } from './page-cache.js';
-import { newId, type Clock } from './ids.js';
-import { requireScope, type Principal } from './permissions.js';
-import { pageOf, pageWindow, type PageResult } from './schemas/common.js';
-import type { ContentCreate, ContentItem, ContentListItem, ContentListQuery, ContentUpdate } from './schemas/content.js';
+import { newId, type Clock } from '../ids.js';
+import { requireScope, type Principal } from '../auth/permissions.js';
+import { pageOf, pageWindow, type PageResult } from '../schemas/common.js';
+import type { ContentCreate, ContentItem, ContentListItem, ContentListQuery, ContentUpdate } from '../schemas/content.js';
 
 /** Versions an `If-Match` header allows; undefined means no precondition. */
 export type Precondition = number[] | undefined;
