@@ -1,7 +1,7 @@
 // The composition root: builds storage, domain services and HTTP from a Config. No module-level
 // singletons; tests build their own app with their own store.
 import type { FastifyInstance } from 'fastify';
-import type { Config } from './config.js';
+import { publicUrlOf, type Config } from './config.js';
 import { systemClock, type Clock } from './domain/ids.js';
 import type { AccountService } from './domain/users/accounts.js';
 import type { Store } from './storage/db.js';
@@ -35,6 +35,8 @@ export interface App {
   pruneEvents(): Promise<void>;
   /** Listens on config.host:config.port (0 picks a free port). */
   listen(): Promise<Listener>;
+  /** The base URL people and OAuth clients see: PUBLIC_URL, or this instance's own address once listening. */
+  publicUrl(): string;
   /** Stops accepting, lets requests in flight finish (up to the grace period), then closes everything. */
   shutdown(): Promise<void>;
 }
@@ -117,6 +119,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       listener = await listen(http, config.host, config.port, config.tls.mode === 'on');
       return listener;
     },
+    publicUrl: () => publicUrlOf(config, listener?.address.port),
     pruneEvents: () => retention.runNow(),
     shutdown: () => (closed ??= close()),
   };

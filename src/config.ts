@@ -33,6 +33,11 @@ export interface Deprecation {
 export interface Config {
   host: string;
   port: number;
+  /**
+   * `PUBLIC_URL`: the origin people and OAuth clients see (e-mail links, the OAuth issuer). Unset, it
+   * is `https://<HOST>:<port>` — see publicUrlOf(), which knows the port actually bound.
+   */
+  publicUrl?: string;
   dataDir: string;
   /** `sqlite` uses `<dataDir>/cms.sqlite`; `postgres` uses databaseUrl. */
   store: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
@@ -112,6 +117,33 @@ function cidr(entry: string): boolean {
   if (family === 0) return false;
   if (bits === undefined) return true;
   return /^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+/** An origin such as `https://cms.example.com` (no path, query or fragment); a trailing slash is dropped. */
+function origin(env: Env, name: string): string | undefined {
+  const value = env[name];
+  if (value === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(name, `must be an absolute URL such as https://cms.example.com (got "${value}")`);
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password || url.pathname !== '/' || url.search || url.hash) {
+    throw new ConfigError(name, `must be an https:// origin without a path, query or credentials, such as https://cms.example.com (got "${value}")`);
+  }
+  return url.origin;
+}
+
+/**
+ * The public base URL: PUBLIC_URL when set, otherwise `https://<HOST>:<port>` (a wildcard HOST shown
+ * as localhost). `boundPort` is the port actually listened on, for PORT=0.
+ */
+export function publicUrlOf(config: Config, boundPort: number = config.port): string {
+  if (config.publicUrl !== undefined) return config.publicUrl;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  const scheme = config.tls.mode === 'on' ? 'https' : 'http';
+  return `${scheme}://${host.includes(':') ? `[${host}]` : host}:${boundPort}`;
 }
 
 function deprecations(env: Env): Deprecation[] {
@@ -212,6 +244,7 @@ export function loadConfig(environment: Env = process.env): Config {
   return {
     host: env.HOST ?? '127.0.0.1',
     port: integer(env, 'PORT', 0, 65535, 8443),
+    publicUrl: origin(env, 'PUBLIC_URL'),
     dataDir,
     store: databaseUrl ? { kind: 'postgres', url: databaseUrl } : { kind: 'sqlite', file: path.join(dataDir, 'cms.sqlite') },
     redisUrl: env.REDIS_URL,

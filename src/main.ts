@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Start: config → createApp → listen → bootstrap on an empty store → graceful close on SIGTERM.
 import { createApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, publicUrlOf } from './config.js';
 
 async function main(): Promise<void> {
   let config;
@@ -33,9 +33,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
 
   const listener = await app.listen();
-  const scheme = config.tls.mode === 'on' ? 'https' : 'http';
-  const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-  const baseUrl = `${scheme}://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${listener.address.port}`;
+  const baseUrl = publicUrlOf(config, listener.address.port);
   app.http.log.info({ base_url: baseUrl, store: config.store.kind }, 'listening');
 
   const created = await app.accounts.bootstrap(config.bootstrap.plan, config.bootstrap.email);

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, loadConfig, publicUrlOf } from '../src/config.js';
 import type { Response } from './helpers/client.js';
 import { requestLogs } from './helpers/logs.js';
 import { exitOf, killChildren, spawnTs, startServerProcess, storeEnv } from './helpers/process.js';
@@ -165,6 +165,9 @@ describe('configuration errors', () => {
     [{ TLS_KEY_FILE: '/tmp/key.pem' }, 'TLS_CERT_FILE'],
     [{ BOOTSTRAP_PLAN: 'gold' }, 'BOOTSTRAP_PLAN'],
     [{ DEPRECATIONS: '{"method":"GET"}' }, 'DEPRECATIONS'],
+    [{ PUBLIC_URL: 'cms.example.com' }, 'PUBLIC_URL'],
+    [{ PUBLIC_URL: 'https://cms.example.com/app' }, 'PUBLIC_URL'],
+    [{ PUBLIC_URL: 'ftp://cms.example.com' }, 'PUBLIC_URL'],
   ];
 
   it('loadConfig throws a ConfigError naming the variable', () => {
@@ -185,6 +188,14 @@ describe('configuration errors', () => {
     assert.deepEqual(config.store, { kind: 'sqlite', file: path.join('/tmp/data', 'cms.sqlite') });
     assert.equal(config.logLevel, 'warn');
     assert.deepEqual(loadConfig({ DATABASE_URL: 'postgres://db/cms' }).store, { kind: 'postgres', url: 'postgres://db/cms' });
+  });
+
+  it('PUBLIC_URL is an origin; unset, it is https://<HOST>:<the port bound>', () => {
+    assert.equal(publicUrlOf(loadConfig({ PUBLIC_URL: 'https://cms.example.com/' })), 'https://cms.example.com');
+    assert.equal(publicUrlOf(loadConfig({ PUBLIC_URL: 'https://cms.example.com' }), 1234), 'https://cms.example.com');
+    assert.equal(publicUrlOf(loadConfig({})), 'https://127.0.0.1:8443');
+    assert.equal(publicUrlOf(loadConfig({ PORT: '0', HOST: '0.0.0.0' }), 40123), 'https://localhost:40123');
+    assert.equal(publicUrlOf(loadConfig({ HOST: '::1', PORT: '9000' })), 'https://[::1]:9000');
   });
 
   it('stops the server at start-up with exit 1 and one stderr line naming the variable', async () => {
