@@ -49,6 +49,9 @@ export function errorResponses(...statuses: number[]): Record<number, unknown> {
   return out;
 }
 
+/** Actions without fields: the body may be omitted or `{}`, and anything in it is rejected. */
+export const NoFields = Type.Object({}, { additionalProperties: false, 'x-optional-body': true, description: 'Optional; no fields.' });
+
 /** The security requirement naming the scope an operation needs. */
 export function needs(scope: Scope) {
   return { security: [{ apiKey: [scope] }] };
