@@ -48,9 +48,16 @@ export function clientCredentials(server: TestServer, app: TestApp, scope?: stri
 
 /** A cookie jar over the test client: what a browser keeps between the pages of one sign-in. */
 export class Jar {
-  private readonly cookies = new Map<string, { value: string; path: string }>();
+  /** `cookies`: another jar's, to carry one browser's state to another instance of the service. */
+  constructor(
+    readonly client: Client,
+    private readonly cookies = new Map<string, { value: string; path: string }>(),
+  ) {}
 
-  constructor(readonly client: Client) {}
+  /** The same browser talking to another instance (the same cookies). */
+  on(client: Client): Jar {
+    return new Jar(client, this.cookies);
+  }
 
   /** Requests as a same-origin page of the service would: its cookies, its Origin on posts. */
   async request(method: string, path: string, form?: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
