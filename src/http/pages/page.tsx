@@ -1,7 +1,7 @@
 // Server-rendered HTML pages (OAuth sign-in and consent, the password pages), built with Preact's
 // renderer so that every value is escaped by construction. The pages run no script, load nothing
 // from anywhere (their one style sheet is inline, allowed by hash), cannot be framed and send no
-// referrer. They are not the API: no envelope, no rate-limit headers, and never cached.
+// referrer to other sites. They are not the API: no envelope, no rate-limit headers, never cached.
 import type { FastifyReply } from 'fastify';
 import type { ComponentChildren } from 'preact';
 import { renderToString } from 'preact-render-to-string';
@@ -33,7 +33,9 @@ export function pageHeaders(formTargets: string[] = []): Record<string, string> 
     ].join('; '),
     'X-Frame-Options': 'DENY',
     'X-Content-Type-Options': 'nosniff',
-    'Referrer-Policy': 'no-referrer',
+    // Not no-referrer: under it browsers send `Origin: null` with a form's POST (Fetch §3.1), and the
+    // forms' CSRF check needs the real Origin. same-origin still sends nothing to other sites.
+    'Referrer-Policy': 'same-origin',
     'Cross-Origin-Opener-Policy': 'same-origin',
     'Cross-Origin-Resource-Policy': 'same-origin',
     'Cache-Control': 'no-store',
@@ -47,7 +49,7 @@ export function Page(props: { title: string; refreshTo?: string; children: Compo
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="no-referrer" />
+        <meta name="referrer" content="same-origin" />
         {props.refreshTo !== undefined && <meta http-equiv="refresh" content={`0;url=${props.refreshTo}`} />}
         <title>{`${props.title} · Content Management Service`}</title>
         <style dangerouslySetInnerHTML={{ __html: PAGE_CSS }} />
