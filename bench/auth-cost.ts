@@ -41,7 +41,7 @@ try {
 
   const list = () => app.http.inject({ method: 'GET', url: '/v1/content?limit=10', headers: { authorization: `Bearer ${key}` } });
   for (let i = 0; i < 500; i++) await list(); // warm-up: JIT, statement cache, key cache
-  let start = cpuMicros();
+  const start = cpuMicros();
   for (let i = 0; i < REQUESTS; i++) {
     const res = await list();
     if (res.statusCode !== 200) throw new Error(`list answered ${res.statusCode}`);
