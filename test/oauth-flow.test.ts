@@ -230,6 +230,22 @@ for (const store of testStores()) {
       assert.equal(typeof after.body.meta.request_id, 'string', 'the API envelope');
       assertOAuthError(await token(server, app, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token }), 400, 'invalid_grant');
       assert.deepEqual((await introspect(app, tokens.access_token)).body, { active: false });
+      // Revoking a refresh token ends the grant: the app is no longer connected.
+      assert.deepEqual((await server.client.get('/v1/oauth/authorizations', { key: person.key })).body.data, []);
+    });
+
+    it('revokes an access token together with the other tokens of its grant, but keeps the grant (the remembered consent)', async () => {
+      const person = await server.account();
+      const jar = new Jar(server.client);
+      const tokens = await tokensFor(server, jar, person, app, 'content:read');
+      assert.equal((await revoke(app, tokens.access_token)).status, 200);
+      assert.equal((await server.client.get('/v1/content', { key: tokens.access_token })).status, 401);
+      assertOAuthError(await token(server, app, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token }), 400, 'invalid_grant');
+      assert.equal((await server.client.get('/v1/oauth/authorizations', { key: person.key })).body.data.length, 1);
+      // Asking again needs no consent: the grant is remembered.
+      const again = await jar.follow(await jar.get(authorizeUrl(app, { scope: 'content:read', code_challenge: pkce().challenge, code_challenge_method: 'S256' })));
+      assert.equal(again.status, 303);
+      assert.ok(new URL(String(again.headers.location)).searchParams.get('code'));
     });
 
     it('narrows a token to the person’s current role at once: a viewer’s grant of content:write cannot write until promoted', async () => {
