@@ -151,6 +151,14 @@ for (const store of testStores()) {
       }
     });
 
+    it('answers prompt=none with login_required: every authorization is decided on the service’s own pages', async () => {
+      const res = await new Jar(server.client).get(authorizeUrl(app, { prompt: 'none', state: 'n', code_challenge: pkce().challenge, code_challenge_method: 'S256' }));
+      assert.equal(res.status, 303);
+      const back = new URL(String(res.headers.location));
+      assert.equal(back.searchParams.get('error'), 'login_required');
+      assert.equal(back.searchParams.get('state'), 'n');
+    });
+
     it('rotates refresh tokens: a new pair each time, the old refresh token dead; scope may narrow, never widen', async () => {
       const person = await server.account();
       const first = await tokensFor(server, new Jar(server.client), person, app, 'content:read content:write');

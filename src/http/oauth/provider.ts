@@ -133,7 +133,7 @@ export async function createProvider(deps: ProviderDeps): Promise<Provider> {
   // the library's own sign-in state never stands in for it (docs/oauth.md, "Sessions").
   const policy = interactionPolicy.base();
   policy.get('login')!.checks.add(
-    new Check('sign_in_here', 'the person signs in and consents on the service\'s own pages', (ctx) =>
+    new Check('sign_in_here', "the person signs in and consents on the service's own pages", 'login_required', (ctx) =>
       ctx.oidc.result?.login ? Check.NO_NEED_TO_PROMPT : Check.REQUEST_PROMPT,
     ),
     0,
