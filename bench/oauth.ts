@@ -72,6 +72,8 @@ async function main(): Promise<void> {
     const list = productScenarios([]).find((s) => s.name === 'list')!;
     const credentials = { key: account.key, token };
     const results: Record<keyof typeof credentials, Measurement[]> = { key: [], token: [] };
+    // One unrecorded pass of each first: the first minutes of a fresh process (JIT, caches) would weigh on round 1 alone.
+    for (const credential of [account.key, token]) await measure(list, 'product', { url, pid: child.pid, key: credential, ca, sampler, duration: 2 });
     console.log(`List on 10,000 items, ${rounds} round(s) of API key and OAuth token (order alternating), ${duration} s each after warm-up:`);
     for (let round = 1; round <= rounds; round++) {
       const order: (keyof typeof credentials)[] = round % 2 === 1 ? ['key', 'token'] : ['token', 'key'];
@@ -100,7 +102,7 @@ async function main(): Promise<void> {
     console.log('|---|---:|---:|---:|---|---|');
     console.log(`| API key | ${Math.round(keyRps)} | ${keyCpu.toFixed(3)} | — | — | |`);
     console.log(
-      `| OAuth access token | ${Math.round(tokenRps)} | ${tokenCpu.toFixed(3)} | ${(slower * 100).toFixed(1)} % slower (CPU ${(((tokenCpu / keyCpu) - 1) * 100).toFixed(1)} %) | ≤ ${TARGET * 100} % | ${slower <= TARGET ? 'PASS' : 'MISS'} |`,
+      `| OAuth access token | ${Math.round(tokenRps)} | ${tokenCpu.toFixed(3)} | ${Math.abs(slower * 100).toFixed(1)} % ${slower >= 0 ? 'slower' : 'faster'} (CPU ${tokenCpu >= keyCpu ? '+' : ''}${(((tokenCpu / keyCpu) - 1) * 100).toFixed(1)} %) | ≤ ${TARGET * 100} % | ${slower <= TARGET ? 'PASS' : 'MISS'} |`,
     );
     console.log(
       `\nToken endpoint (client credentials, 50 connections, ${duration} s): ${Math.round(issued.rps)} tokens/s, p50 ${issued.p50} ms, p99 ${issued.p99} ms, CPU ${issued.cpuMsPerRequest.toFixed(3)} ms/token (${issued.total} issued).`,

@@ -4,6 +4,8 @@
 // left out of the stored record. Every deletion also reaches the Authenticator, so a revoked token
 // stops working at once on this instance. The server's own browser session is never kept: signing in
 // is the dashboard session's job (docs/oauth.md), so no second sign-in state can disagree with it.
+// Every write is a transaction of its own, so that on SQLite writes arriving together share one
+// commit (group commit) instead of one fsync each.
 import type { Store } from '../../storage/db.js';
 import type { OAuthAppRepository } from '../../storage/oauth-app-repository.js';
 import type { OAuthGrantRepository } from '../../storage/oauth-grant-repository.js';
@@ -111,7 +113,7 @@ function grantAdapter(deps: AdapterDeps): ProviderAdapter {
       return row && { ...(JSON.parse(row.payload) as Payload), jti: id };
     },
     async destroy(id) {
-      await store.run((db) => grants.deleteAnyAccount(db, id));
+      await store.transaction((db) => grants.deleteAnyAccount(db, id));
       listener.forget(id);
     },
   };
@@ -138,7 +140,7 @@ function tokenAdapter(deps: AdapterDeps, kind: string): ProviderAdapter {
         consumed_at: null,
       };
       try {
-        await store.run((db) => tokens.insert(db, row));
+        await store.transaction((db) => tokens.insert(db, row));
       } catch (error) {
         // The grant was revoked while this token was being issued (a replayed code or refresh token).
         if (row.grant_id !== null && !(await store.run((db) => grants.findAnyAccount(db, row.grant_id!)))) {
@@ -155,22 +157,22 @@ function tokenAdapter(deps: AdapterDeps, kind: string): ProviderAdapter {
     },
     async consume(value) {
       const hash = hashSecret(value);
-      if (await store.run((db) => tokens.consume(db, hash, clock().toISOString()))) return;
+      if (await store.transaction((db) => tokens.consume(db, hash, clock().toISOString()))) return;
       // Another request used it between the server's check and now: treat it as the replay it is.
       const row = await store.run((db) => tokens.findByHash(db, hash));
       if (row?.grant_id) {
-        await store.run((db) => grants.deleteAnyAccount(db, row.grant_id!));
+        await store.transaction((db) => grants.deleteAnyAccount(db, row.grant_id!));
         listener.forget(row.grant_id);
       }
       throw deps.invalidGrant('already used');
     },
     async destroy(value) {
       const hash = hashSecret(value);
-      await store.run((db) => tokens.deleteByHash(db, hash));
+      await store.transaction((db) => tokens.deleteByHash(db, hash));
       listener.forget(hash);
     },
     async revokeByGrantId(grantId) {
-      await store.run((db) => tokens.deleteByGrant(db, grantId));
+      await store.transaction((db) => tokens.deleteByGrant(db, grantId));
       listener.forget(grantId);
     },
   };
@@ -183,7 +185,7 @@ function recordAdapter(deps: AdapterDeps, kind: string): ProviderAdapter {
     ...NOTHING,
     async upsert(id, payload, expiresIn) {
       const expiresAt = payload.exp === undefined ? new Date(clock().getTime() + expiresIn * 1000).toISOString() : iso(payload.exp);
-      await store.run((db) => tokens.upsertRecord(db, { kind, id, payload: JSON.stringify(payload), expires_at: expiresAt }));
+      await store.transaction((db) => tokens.upsertRecord(db, { kind, id, payload: JSON.stringify(payload), expires_at: expiresAt }));
     },
     async find(id) {
       const row = await store.run((db) => tokens.findRecord(db, kind, id));
@@ -193,10 +195,10 @@ function recordAdapter(deps: AdapterDeps, kind: string): ProviderAdapter {
       const row = await store.run((db) => tokens.findRecord(db, kind, id));
       if (!row) return;
       const payload = { ...(JSON.parse(row.payload) as Payload), consumed: Math.floor(clock().getTime() / 1000) };
-      await store.run((db) => tokens.upsertRecord(db, { ...row, payload: JSON.stringify(payload) }));
+      await store.transaction((db) => tokens.upsertRecord(db, { ...row, payload: JSON.stringify(payload) }));
     },
     async destroy(id) {
-      await store.run((db) => tokens.deleteRecord(db, kind, id));
+      await store.transaction((db) => tokens.deleteRecord(db, kind, id));
     },
   };
 }
