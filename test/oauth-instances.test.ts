@@ -3,9 +3,8 @@
 // an app's deletion, a grant's removal or a person's deletion on one stops the tokens on the other
 // within a second — on SQLite (one file) and on PostgreSQL with Redis.
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
-import type { Client, Response } from './helpers/client.js';
+import { untilStatus, type Client } from './helpers/client.js';
 import { startSecondInstance, type SecondInstance } from './helpers/instance.js';
 import { authorize, authorizeUrl, basic, clientCredentials, Jar, pkce, postForm, registerApp, tokensFor, type TestApp } from './helpers/oauth.js';
 import { addUser } from './helpers/people.js';
@@ -13,16 +12,6 @@ import { startServer, type TestAccount, type TestServer } from './helpers/server
 import { testStores } from './helpers/stores.js';
 import { WsClient } from './helpers/ws.js';
 
-/** Polls until `probe` answers `status`; fails after `timeoutMs`. Returns the milliseconds it took. */
-async function untilStatus(probe: () => Promise<Response>, status: number, timeoutMs: number): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    const res = await probe();
-    if (res.status === status) return Date.now() - started;
-    if (Date.now() - started > timeoutMs) assert.fail(`still ${res.status} after ${timeoutMs} ms, expected ${status}`);
-    await sleep(50);
-  }
-}
 
 const setups = testStores().map((store) => ({
   store,
