@@ -3,7 +3,7 @@
 // their own apps, admins and owners every app of the account; for anyone else another user's app
 // does not exist. Deleting an app stops every grant and token of it at once here, within a second
 // everywhere (the Authenticator's cache), and at once at the authorization server (the rows go).
-import type { Store } from '../../storage/db.js';
+import type { Db, Store } from '../../storage/db.js';
 import type { OAuthAppRepository, PublicOAuthAppRow } from '../../storage/oauth-app-repository.js';
 import { DomainError, invalid, notFound, type FieldError } from '../errors.js';
 import { newId, type Clock } from '../ids.js';
@@ -37,7 +37,7 @@ export class OAuthAppService {
 
   async get(principal: Principal, id: string): Promise<OAuthApp> {
     requireScope(principal, 'keys:write');
-    return present(await this.visible(principal, id));
+    return present(await this.store.run((db) => this.visible(db, principal, id)));
   }
 
   async create(principal: Principal, input: OAuthAppCreate): Promise<OAuthAppWithSecret> {
@@ -70,7 +70,7 @@ export class OAuthAppService {
     if (input.redirect_uris !== undefined) redirectUriErrors(input.redirect_uris, errors);
     if (errors.length) throw invalid(errors);
     const updated = await this.store.transaction(async (tx) => {
-      await this.visible(principal, id, tx);
+      await this.visible(tx, principal, id);
       return this.apps.update(tx, principal.accountId, id, {
         ...(input.name !== undefined ? { name: input.name } : {}),
         ...(input.redirect_uris !== undefined ? { redirect_uris: JSON.stringify(input.redirect_uris) } : {}),
@@ -84,7 +84,7 @@ export class OAuthAppService {
   async remove(principal: Principal, id: string): Promise<void> {
     requireScope(principal, 'keys:write');
     await this.store.transaction(async (tx) => {
-      await this.visible(principal, id, tx);
+      await this.visible(tx, principal, id);
       await this.apps.delete(tx, principal.accountId, id);
     });
     this.listener.forget(id);
@@ -95,7 +95,7 @@ export class OAuthAppService {
     requireScope(principal, 'keys:write');
     const secret = generateClientSecret();
     const updated = await this.store.transaction(async (tx) => {
-      const app = await this.visible(principal, id, tx);
+      const app = await this.visible(tx, principal, id);
       if (app.type !== 'confidential') throw new DomainError('conflict', 'A public app has no client secret to rotate.');
       return this.apps.update(tx, principal.accountId, id, { secret_hash: hashSecret(secret), updated_at: this.clock().toISOString() });
     });
@@ -103,8 +103,8 @@ export class OAuthAppService {
   }
 
   /** The app, if the caller may see it: their own, or any of the account's for an admin. */
-  private async visible(principal: Principal, id: string, db = this.store.db): Promise<PublicOAuthAppRow> {
-    const app = await this.store.run(() => this.apps.get(db, principal.accountId, id));
+  private async visible(db: Db, principal: Principal, id: string): Promise<PublicOAuthAppRow> {
+    const app = await this.apps.get(db, principal.accountId, id);
     if (!app || (!isAdmin(principal) && app.user_id !== principal.userId)) throw notFound('OAuth app');
     return app;
   }

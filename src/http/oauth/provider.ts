@@ -39,7 +39,7 @@ const ROUTES = {
   credential: `${OAUTH_PREFIX}/credential`,
 };
 
-/** What the server supports, stated once: it configures the library and is what discovery publishes. */
+/** What the server supports, as discovery publishes it; the response types and client authentication methods configure the library too. */
 export const SUPPORTED = {
   scopes: GRANTABLE_SCOPES as readonly GrantableScope[],
   responseTypes: ['code'],
