@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Response } from './helpers/client.js';
 import { basic, clientCredentials, Jar, postForm, registerApp, tokensFor, type TestApp } from './helpers/oauth.js';
 import { addKey, addUser } from './helpers/people.js';
+import { startSecondInstance } from './helpers/instance.js';
 import { startServer, type TestAccount, type TestServer } from './helpers/server.js';
 import { testStores } from './helpers/stores.js';
 
@@ -280,6 +281,27 @@ for (const store of testStores()) {
       assert.equal(refresh.body.error, 'invalid_grant', refresh.text);
       assert.deepEqual((await server.client.get('/v1/oauth/authorizations', { key: person.key })).body.data, []);
       assertError(await server.client.delete(`/v1/oauth/authorizations/${grant.id}`, { key: person.key }), 404, 'not_found');
+    });
+
+    it("records when an app last used a grant (written in batches, at an instance's shutdown at the latest)", async () => {
+      const maker = await server.account();
+      const app = await registerApp(server, maker.key);
+      const person = await server.account();
+      const tokens = await tokensFor(server, new Jar(server.client), person, app, 'content:read');
+      const grant = async () => (await server.client.get('/v1/oauth/authorizations', { key: person.key })).body.data[0];
+      assert.equal((await grant()).last_used_at, null);
+      const second = await startSecondInstance(server);
+      try {
+        const before = new Date().toISOString();
+        assert.equal((await second.client.get('/v1/content', { key: tokens.access_token })).status, 200);
+        const usedBy = new Date().toISOString();
+        await second.close();
+        const lastUsed = (await grant()).last_used_at as string;
+        assert.match(lastUsed, ISO_MS);
+        assert.ok(lastUsed >= before && lastUsed <= usedBy, `${before} <= ${lastUsed} <= ${usedBy}`);
+      } finally {
+        await second.close();
+      }
     });
   });
 }

@@ -4,7 +4,9 @@
 // tokens as principals: acting in the approving person's account with granted scopes narrowed to
 // their current role, like a key (limits, usage, the WebSocket channel).
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
 import type { Response } from './helpers/client.js';
 import { assertNoRateHeaders, manualClock, rateHeaders } from './helpers/limits.js';
 import {
@@ -25,6 +27,7 @@ import { startServer, type TestAccount, type TestServer } from './helpers/server
 import { testStores } from './helpers/stores.js';
 import { refusedUpgrade, WsClient } from './helpers/ws.js';
 
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 const GRANTABLE = ['content:read', 'content:write', 'users:read', 'users:write', 'webhooks:write', 'events:read'];
 
 function assertOAuthError(res: Response, status: number, error: string): void {
@@ -104,6 +107,27 @@ for (const store of testStores()) {
       assert.equal(created.body.data.author, person.userId);
       assert.equal((await server.client.get(`/v1/content/${makers.id}`, { key: at })).status, 404);
       assert.equal((await server.client.get('/v1/users', { key: at })).status, 403, 'users:read was not granted');
+    });
+
+    it('gives access tokens an hour, refresh tokens 30 days and codes 60 seconds (as stored)', async () => {
+      const person = await server.account();
+      const { verifier, challenge } = pkce();
+      const back = await authorize(new Jar(server.client), person, authorizeUrl(app, { scope: 'content:read', code_challenge: challenge, code_challenge_method: 'S256' }));
+      const code = back.searchParams.get('code')!;
+      const expiresIn = async (value: string) => {
+        const [row] = (await sql<{ expires_at: string }>`select expires_at from oauth_tokens where hash = ${sha256(value)}`.execute(server.app.store.db)).rows;
+        return Math.round((Date.parse(row!.expires_at) - Date.now()) / 1000);
+      };
+      const codeLeft = await expiresIn(code);
+      assert.ok(codeLeft > 50 && codeLeft <= 60, `code: ${codeLeft} s`);
+      const res = await token(server, app, { grant_type: 'authorization_code', code, redirect_uri: app.redirect_uris[0]!, code_verifier: verifier });
+      const accessLeft = await expiresIn(res.body.access_token);
+      assert.ok(accessLeft > 3590 && accessLeft <= 3600, `access token: ${accessLeft} s`);
+      const refreshLeft = await expiresIn(res.body.refresh_token);
+      assert.ok(refreshLeft > 30 * 86_400 - 10 && refreshLeft <= 30 * 86_400, `refresh token: ${refreshLeft} s`);
+      // A refresh issues a new refresh token with a new 30 days: 30 days since last use.
+      const refreshed = await token(server, app, { grant_type: 'refresh_token', refresh_token: res.body.refresh_token });
+      assert.ok((await expiresIn(refreshed.body.refresh_token)) > 30 * 86_400 - 10);
     });
 
     it("grants the app's own scopes when none are named", async () => {
