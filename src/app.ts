@@ -56,6 +56,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const live = realtime({ auth: services.auth, feed: services.feed, stream, pingIntervalMs: options.wsPingIntervalMs });
   const lifecycle = new Lifecycle();
   const certificate = config.tls.mode === 'on' ? await loadCertificate(config.tls, config.dataDir) : undefined;
+  let listener: Listener | undefined;
+  const publicUrl = () => publicUrlOf(config, listener?.address.port);
   const http = await buildHttpApp(
     {
       config,
@@ -63,6 +65,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       limiter: limits.limiter,
       usage: limits.usage,
       realtime: live,
+      publicUrl,
       ready: () => services.store.ping(),
       lifecycle,
       logStream: options.logStream,
@@ -78,6 +81,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     every(FLUSH_EVERY_MS, () => limits.flush(), backgroundError('could not record quota usage')),
     // Ended dashboard sessions are refused anyway; their rows are deleted hourly.
     every(3_600_000, () => services.sessions.prune(), backgroundError('could not prune sessions')),
+    // Expired OAuth tokens, codes, grants and sign-ins in progress are refused anyway; their rows go hourly.
+    every(3_600_000, () => services.authorizationServer.prune(), backgroundError('could not prune OAuth records')),
   ];
   // Webhook deliveries: woken by events committed (on any instance the signal reaches), by pings and
   // retries queued here, and by its own poll.
@@ -86,7 +91,6 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   services.signal.listen(() => worker.wake());
   services.deliveryWake.listen(() => worker.wake());
   worker.start();
-  let listener: Listener | undefined;
   let closed: Promise<void> | undefined;
 
   async function close(): Promise<void> {
@@ -119,7 +123,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       listener = await listen(http, config.host, config.port, config.tls.mode === 'on');
       return listener;
     },
-    publicUrl: () => publicUrlOf(config, listener?.address.port),
+    publicUrl,
     pruneEvents: () => retention.runNow(),
     shutdown: () => (closed ??= close()),
   };

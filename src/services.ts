@@ -25,6 +25,14 @@ import { UsageLedger } from './domain/limits/usage-ledger.js';
 import { UsageService } from './domain/limits/usage.js';
 import { SessionService } from './domain/auth/sessions.js';
 import { SessionRepository } from './storage/session-repository.js';
+import { ApiKeyCredentials } from './domain/auth/api-key-credentials.js';
+import { OAuthAppRepository } from './storage/oauth-app-repository.js';
+import { OAuthGrantRepository } from './storage/oauth-grant-repository.js';
+import { OAuthTokenRepository } from './storage/oauth-token-repository.js';
+import { AccessTokenCredentials } from './domain/oauth/token-credentials.js';
+import { OAuthAppService } from './domain/oauth/apps.js';
+import { OAuthAuthorizationService } from './domain/oauth/authorizations.js';
+import { AuthorizationServerStore } from './domain/oauth/server-store.js';
 
 export interface ServiceOptions {
   clock?: Clock;
@@ -51,7 +59,11 @@ export async function openServices(config: Config, options: ServiceOptions = {})
   }
   const userRepo = new UserRepository();
   const keyRepo = new ApiKeyRepository();
-  const auth = new Authenticator(store, keyRepo, clock);
+  const oauthAppRepo = new OAuthAppRepository();
+  const oauthGrantRepo = new OAuthGrantRepository();
+  const oauthTokenRepo = new OAuthTokenRepository();
+  // API keys and OAuth access tokens become the same Principal, in one cache.
+  const auth = new Authenticator([new ApiKeyCredentials(store, keyRepo), new AccessTokenCredentials(store, oauthTokenRepo, oauthGrantRepo)], clock);
   const apiKeys = new ApiKeyService(store, keyRepo, userRepo, clock, auth);
   let signal;
   try {
@@ -97,6 +109,19 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     content: new ContentService(store, new ContentRepository(), events, clock),
     deliveryWake,
     webhooks: new WebhookService(store, endpointRepo, deliveryRepo, eventRepo, events, clock, config.webhookAllowPrivate, deliveryWake),
+    oauthApps: new OAuthAppService(store, oauthAppRepo, clock, auth),
+    authorizations: new OAuthAuthorizationService(store, oauthGrantRepo, oauthAppRepo, clock, auth),
+    /** What the OAuth authorization server (built by the HTTP layer, on first use) keeps. */
+    authorizationServer: new AuthorizationServerStore({
+      store,
+      apps: oauthAppRepo,
+      grants: oauthGrantRepo,
+      tokens: oauthTokenRepo,
+      users: userRepo,
+      settings: new AccountRepository(),
+      clock,
+      listener: auth,
+    }),
     webhookDeliveries: new DeliveryService(store, endpointRepo, deliveryRepo, events, clock, config.webhookRetrySchedule ?? DEFAULT_RETRY_SCHEDULE),
     /** Closes the signal's connections, then the store. */
     async close() {

@@ -122,10 +122,14 @@ describe('the OpenAPI document and /docs', () => {
       assert.ok(doc.paths[path], `${path} is missing`);
       for (const [method, operation] of Object.entries<{ security: Record<string, string[]>[] }>(doc.paths[path])) {
         const scope = method === 'get' ? 'content:read' : 'content:write';
-        assert.deepEqual(operation.security, [{ apiKey: [scope] }], `${method} ${path}`);
+        // A key with the scope, or an OAuth token granted it.
+        assert.deepEqual(operation.security, [{ apiKey: [scope] }, { oauth2: [scope] }], `${method} ${path}`);
       }
     }
     assert.ok(doc.paths['/v1/content'].post && doc.paths['/v1/content/{id}'].delete);
+    // keys:write is never granted to a token: managing keys and apps takes a key (or the dashboard).
+    assert.deepEqual(doc.paths['/v1/oauth/apps'].post.security, [{ apiKey: ['keys:write'] }]);
+    assert.equal(doc.components.securitySchemes.oauth2.flows.authorizationCode.tokenUrl, '/oauth/token');
   });
 
   it('serves /docs as HTML that loads only local assets', async () => {

@@ -13,6 +13,8 @@ const ADMINS: Role[] = ['owner', 'admin'];
 
 export const SECTIONS: Section[] = [
   { path: '/keys', title: 'API Keys', roles: EVERYONE },
+  { path: '/oauth-apps', title: 'OAuth Apps', roles: EVERYONE },
+  { path: '/connected-apps', title: 'Connected Apps', roles: EVERYONE },
   { path: '/settings', title: 'API Settings', roles: ADMINS },
   { path: '/usage', title: 'Usage', roles: EVERYONE },
   { path: '/users', title: 'Users', roles: ADMINS },

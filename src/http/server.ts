@@ -35,6 +35,11 @@ import type { SessionService } from '../domain/auth/sessions.js';
 import { registerDashboard } from './dashboard.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { requireCsrf, resolveSessions } from './sessions.js';
+import type { OAuthAppService } from '../domain/oauth/apps.js';
+import type { OAuthAuthorizationService } from '../domain/oauth/authorizations.js';
+import type { AuthorizationServerStore } from '../domain/oauth/server-store.js';
+import { oauthRoutes } from './oauth/mount.js';
+import { oauthApiRoutes } from './routes/oauth.js';
 
 export interface HttpDeps {
   config: Config;
@@ -50,6 +55,12 @@ export interface HttpDeps {
   usage: UsageService;
   /** Dashboard sign-in sessions: a second way to authenticate /v1 requests (docs/dashboard.md). */
   sessions: SessionService;
+  oauthApps: OAuthAppService;
+  authorizations: OAuthAuthorizationService;
+  /** What the OAuth authorization server keeps (docs/oauth.md). */
+  authorizationServer: AuthorizationServerStore;
+  /** PUBLIC_URL, or this instance's own address once it listens: the OAuth issuer. */
+  publicUrl: () => string;
   ready: () => Promise<void>;
   lifecycle: Lifecycle;
   /** Where log lines go; defaults to stdout. Tests pass a stream they can read. */
@@ -199,6 +210,17 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
   registerMetrics(app, { token: config.metricsToken, openSockets: deps.realtime.count, streamSubscribers: deps.realtime.subscribers });
   await app.register(sessionRoutes(deps.sessions, deps.limiter, config.sessions.maxHours * 3600), { prefix: '/auth' });
   await app.register(
+    oauthRoutes({
+      server: deps.authorizationServer,
+      sessions: deps.sessions,
+      limiter: deps.limiter,
+      authorizations: deps.authorizations,
+      sessionMaxAgeSeconds: config.sessions.maxHours * 3600,
+      publicUrl: deps.publicUrl,
+      proxy: config.tls.mode === 'off',
+    }),
+  );
+  await app.register(
     async (v1) => {
       v1.addHook('onRequest', authenticate(deps.auth));
       v1.addHook('onRequest', requireCsrf);
@@ -210,6 +232,7 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
       await v1.register(deps.realtime.plugin);
       await v1.register(usageRoutes(deps.usage));
       await v1.register(webhookRoutes(deps.webhooks));
+      await v1.register(oauthApiRoutes(deps.oauthApps, deps.authorizations));
     },
     { prefix: '/v1' },
   );

@@ -168,6 +168,62 @@ export interface UsageDayTable {
   used: number;
 }
 
+/** An OAuth app (client) registered by a user of an account (migration 007). */
+export interface OAuthAppTable {
+  id: string;
+  account_id: string;
+  user_id: string;
+  name: string;
+  /** confidential or public. */
+  type: string;
+  /** JSON array of URLs. */
+  redirect_uris: string;
+  /** JSON array of scope names: the most the app may ask for. */
+  scopes: string;
+  /** SHA-256 of the client secret; null for public apps. */
+  secret_hash: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A person's consent to an app (a connected app); tokens of the authorization code flow hang off it. */
+export interface OAuthGrantTable {
+  id: string;
+  account_id: string;
+  user_id: string;
+  app_id: string;
+  /** JSON array of the scopes granted. */
+  scopes: string;
+  /** The authorization server's record of the grant, JSON. */
+  payload: string;
+  created_at: string;
+  last_used_at: string | null;
+  expires_at: string;
+}
+
+/** An access or refresh token, or an authorization code, stored by the SHA-256 hash of its value. */
+export interface OAuthTokenTable {
+  hash: string;
+  kind: string;
+  app_id: string;
+  grant_id: string | null;
+  user_id: string;
+  /** Space-separated, as OAuth writes scopes. */
+  scope: string;
+  payload: string;
+  created_at: string;
+  expires_at: string;
+  consumed_at: string | null;
+}
+
+/** Short-lived records of the authorization server (sign-ins and consents in progress). */
+export interface OAuthRecordTable {
+  kind: string;
+  id: string;
+  payload: string;
+  expires_at: string;
+}
+
 export interface Database {
   webhook_endpoints: WebhookEndpointTable;
   webhook_deliveries: WebhookDeliveryTable;
@@ -183,6 +239,10 @@ export interface Database {
   usage_alerts: UsageAlertTable;
   sessions: SessionTable;
   usage_days: UsageDayTable;
+  oauth_apps: OAuthAppTable;
+  oauth_grants: OAuthGrantTable;
+  oauth_tokens: OAuthTokenTable;
+  oauth_records: OAuthRecordTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

@@ -79,6 +79,12 @@ export class UsageRepository {
     return db.selectFrom('api_keys').select(['id', 'name', 'user_id']).where('account_id', '=', accountId).where('id', 'in', keyIds).execute();
   }
 
+  /** Service-wide: names of the OAuth apps among `appIds` (an app of any account may act in this one), deleted ones absent. */
+  async appNamesAnyAccount(db: Db, appIds: string[]): Promise<{ id: string; name: string }[]> {
+    if (appIds.length === 0) return [];
+    return db.selectFrom('oauth_apps').select(['id', 'name']).where('id', 'in', appIds).execute();
+  }
+
   /** Records that `marker` was announced; false when it already was (by any instance, ever). */
   async markAlert(tx: Tx, accountId: string, marker: string, createdAt: string): Promise<boolean> {
     const result = await tx

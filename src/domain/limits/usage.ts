@@ -10,6 +10,7 @@ import type { LimitState, RateLimiter } from './rate-limiter.js';
 import type { Usage } from '../schemas/usage.js';
 import type { UsageLedger } from './usage-ledger.js';
 import { SESSION_KEY_PREFIX } from '../auth/sessions.js';
+import { parseAppUsageId } from '../oauth/token-credentials.js';
 
 const DAY_MS = 86_400_000;
 
@@ -34,6 +35,8 @@ export class UsageService {
     const stored = await this.store.run((db) => this.repo.perKey(db, principal.accountId, start));
     for (const row of stored) perKey.set(row.key_id, row.used);
     for (const [keyId, n] of this.ledger.unwritten(principal.accountId, start)) perKey.set(keyId, (perKey.get(keyId) ?? 0) + n);
+    const seesAll = principal.role === 'owner' || principal.role === 'admin';
+    const apps = await this.perApp(perKey, seesAll ? undefined : principal.userId);
     const owners = new Map(
       (await this.store.run((db) => this.repo.keyOwners(db, principal.accountId, [...perKey.keys()]))).map((k) => [k.id, k]),
     );
@@ -41,7 +44,6 @@ export class UsageService {
     for (const keyId of perKey.keys()) {
       if (keyId.startsWith(SESSION_KEY_PREFIX)) owners.set(keyId, { id: keyId, name: 'Dashboard', user_id: keyId.slice(SESSION_KEY_PREFIX.length) });
     }
-    const seesAll = principal.role === 'owner' || principal.role === 'admin';
     const keys = [...perKey]
       .filter(([keyId]) => seesAll || owners.get(keyId)?.user_id === principal.userId)
       .map(([keyId, n]) => ({ key_id: keyId, name: owners.get(keyId)?.name ?? null, used: n }))
@@ -56,8 +58,27 @@ export class UsageService {
       remaining: Math.max(0, perCycle - used),
       rate_limit: window && { limit: window.limit, remaining: window.remaining, reset: Math.ceil(window.resetAt / 1000) },
       keys,
+      apps,
       days: await this.days(principal.accountId, start),
     };
+  }
+
+  /**
+   * Takes the OAuth apps' pseudo keys (`oauth:<app>:<user>`) out of `perKey` and sums them per app:
+   * every person's use for admins, otherwise `userId`'s own. Apps may belong to other accounts.
+   */
+  private async perApp(perKey: Map<string, number>, userId: string | undefined): Promise<Usage['apps']> {
+    const used = new Map<string, number>();
+    for (const [keyId, n] of perKey) {
+      const app = parseAppUsageId(keyId);
+      if (!app) continue;
+      perKey.delete(keyId);
+      if (userId === undefined || app.userId === userId) used.set(app.appId, (used.get(app.appId) ?? 0) + n);
+    }
+    const names = new Map((await this.store.run((db) => this.repo.appNamesAnyAccount(db, [...used.keys()]))).map((a) => [a.id, a.name]));
+    return [...used]
+      .map(([appId, n]) => ({ app_id: appId, name: names.get(appId) ?? null, used: n }))
+      .sort((a, b) => b.used - a.used || (a.app_id < b.app_id ? -1 : 1));
   }
 
   /** Each UTC day from the cycle's start to today with the account's 2xx requests: stored plus this instance's unwritten. */

@@ -35,6 +35,17 @@ export const Usage = Type.Object(
       ),
       { description: 'Keys that were used this cycle, most used first: every key for admins and owners, otherwise your own.' },
     ),
+    apps: Type.Array(
+      Type.Object(
+        {
+          app_id: Type.String({ description: 'An OAuth app (app_…) whose tokens acted in this account; it may be registered in another account.' }),
+          name: Type.Union([Type.String(), Type.Null()], { description: 'null once the app is deleted.' }),
+          used: Type.Integer({ description: "Requests of this cycle made with the app's tokens that ended 2xx." }),
+        },
+        { additionalProperties: false },
+      ),
+      { description: "OAuth apps whose tokens were used this cycle, most used first: every person's use for admins and owners, otherwise the use of tokens you authorized." },
+    ),
     days: Type.Array(
       Type.Object(
         {
