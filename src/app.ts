@@ -15,7 +15,7 @@ import { realtime } from './http/ws.js';
 import { EventStream } from './domain/events/event-stream.js';
 import { startEventRetention } from './workers/event-retention.js';
 import { WebhookSender } from './workers/webhook-sender.js';
-import { WebhookWorker } from './workers/webhook-worker.js';
+import { WebhookWorker } from './workers/outbox-worker.js';
 
 export interface AppOptions {
   clock?: Clock;
