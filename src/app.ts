@@ -15,7 +15,7 @@ import { realtime } from './http/ws.js';
 import { EventStream } from './domain/events/event-stream.js';
 import { startEventRetention } from './workers/event-retention.js';
 import { WebhookSender } from './workers/webhook-sender.js';
-import { WebhookWorker } from './workers/outbox-worker.js';
+import { OutboxWorker } from './workers/outbox-worker.js';
 
 export interface AppOptions {
   clock?: Clock;
@@ -82,7 +82,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   // Webhook deliveries: woken by events committed (on any instance the signal reaches), by pings and
   // retries queued here, and by its own poll.
   const sender = new WebhookSender(config.webhookAllowPrivate, clock);
-  const worker = new WebhookWorker(services.webhookDeliveries, sender, config.webhookLeaseSeconds * 1000, http.log);
+  // At most 8 attempts in flight per endpoint and 64 in all: a slow endpoint fills only its own slots.
+  const worker = new OutboxWorker(
+    services.webhookDeliveries,
+    sender,
+    { label: 'webhook', leaseMs: config.webhookLeaseSeconds * 1000, maxInFlight: 64, maxPerPartition: 8, partitionOf: (attempt) => attempt.endpointId },
+    http.log,
+  );
   services.signal.listen(() => worker.wake());
   services.deliveryWake.listen(() => worker.wake());
   worker.start();

@@ -35,7 +35,8 @@ export interface ServiceOptions {
 import { WebhookDeliveryRepository } from './storage/webhook-delivery-repository.js';
 import { WebhookEndpointRepository } from './storage/webhook-endpoint-repository.js';
 import { DeliveryService } from './domain/webhooks/deliveries.js';
-import { DeliveryWake, WebhookQueue } from './domain/webhooks/queue.js';
+import { WebhookQueue } from './domain/webhooks/queue.js';
+import { Wake } from './domain/outbox.js';
 import { DEFAULT_RETRY_SCHEDULE } from './domain/webhooks/schedule.js';
 import { WebhookService } from './domain/webhooks/endpoints.js';
 
@@ -66,7 +67,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
   const endpointRepo = new WebhookEndpointRepository(store.dialect);
   const deliveryRepo = new WebhookDeliveryRepository(store.dialect);
   events.addSink(new WebhookQueue(endpointRepo, deliveryRepo));
-  const deliveryWake = new DeliveryWake();
+  const deliveryWake = new Wake();
   const sessionRepo = new SessionRepository();
   const sessions = new SessionService(store, sessionRepo, userRepo, clock, config.sessions);
   return {

@@ -7,6 +7,7 @@ import type { AttemptOutcome, ClaimedAttempt, WebhookDeliveryRepository } from '
 import type { WebhookEndpointRepository } from '../../storage/webhook-endpoint-repository.js';
 import type { EventLog } from '../events/event-log.js';
 import { newId, type Clock } from '../ids.js';
+import type { Capacity, OutboxQueue } from '../outbox.js';
 import { WEBHOOK_PLANS } from './queue.js';
 import { nextAttemptAt } from './schedule.js';
 import { ENDPOINT_DISABLED } from './endpoints.js';
@@ -42,15 +43,7 @@ export interface AttemptResult {
   attemptedAt: Date;
 }
 
-/** How many attempts this worker may still start, in total and per endpoint. */
-export interface Capacity {
-  total: number;
-  freeFor(endpointId: string): number;
-  /** Endpoints that have no free slot here. */
-  saturated: string[];
-}
-
-export class DeliveryService {
+export class DeliveryService implements OutboxQueue<OutgoingAttempt, AttemptResult> {
   constructor(
     private readonly store: Store,
     private readonly endpoints: WebhookEndpointRepository,
@@ -60,7 +53,7 @@ export class DeliveryService {
     private readonly schedule: readonly number[],
   ) {}
 
-  /** Claims due attempts within `capacity` under `lease` for `leaseMs`; returns those to send. */
+  /** Claims due attempts within `capacity` (partitioned by endpoint) under `lease` for `leaseMs`; returns those to send. */
   async claim(lease: string, leaseMs: number, capacity: Capacity): Promise<OutgoingAttempt[]> {
     if (capacity.total <= 0) return [];
     const now = this.clock();
