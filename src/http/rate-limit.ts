@@ -32,8 +32,8 @@ export function rateLimitHeaders(state: LimitState): Record<string, string> {
   };
 }
 
-// /auth throttles sign-in itself (admitSignIn); dashboard pages and assets are not the API.
-const EXEMPT = /^\/(?:healthz|readyz|metrics|docs|auth)(?:[/?]|$)/;
+// /auth and the /password pages throttle themselves (admitSignIn); dashboard pages and assets are not the API.
+const EXEMPT = /^\/(?:healthz|readyz|metrics|docs|auth|password)(?:[/?]|$)/;
 
 /** Adds the counting hook; register it after the hook that sets the request id, before any route's own. */
 export function installRateLimits(app: FastifyInstance, limiter: RateLimiter, auth: Authenticator): void {

@@ -49,6 +49,9 @@ export function errorResponses(...statuses: number[]): Record<number, unknown> {
   return out;
 }
 
+/** The body of a POST that takes no fields: none, or `{}`; any field is 422 unknown_field. */
+export const NoFields = Type.Object({}, { additionalProperties: false, 'x-optional-body': true, description: 'Optional; no fields.' });
+
 /** The security requirement naming the scope an operation needs. */
 export function needs(scope: Scope) {
   return { security: [{ apiKey: [scope] }] };

@@ -26,7 +26,7 @@ import type { Realtime } from './ws.js';
 import { eventRoutes } from './routes/events.js';
 import { ErrorBody } from './schemas.js';
 import { validatorCompiler } from './validation.js';
-import { deprecationHeaders } from './deprecation.js';
+import { countDeprecatedCalls, deprecationHeaders } from './deprecation.js';
 import type { RateLimiter } from '../domain/limits/rate-limiter.js';
 import type { UsageService } from '../domain/limits/usage.js';
 import { installRateLimits } from './rate-limit.js';
@@ -35,6 +35,10 @@ import type { SessionService } from '../domain/auth/sessions.js';
 import { registerDashboard } from './dashboard.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { requireCsrf, resolveSessions } from './sessions.js';
+import type { PasswordLinks } from '../domain/auth/password-links.js';
+import type { DeprecatedCalls } from '../domain/limits/deprecated-calls.js';
+import { pagesScope } from './pages/plugin.js';
+import { passwordPages } from './pages/password.js';
 
 export interface HttpDeps {
   config: Config;
@@ -50,6 +54,10 @@ export interface HttpDeps {
   usage: UsageService;
   /** Dashboard sign-in sessions: a second way to authenticate /v1 requests (docs/dashboard.md). */
   sessions: SessionService;
+  /** One-time links to set a password: the /password pages (docs/email.md). */
+  passwordLinks: PasswordLinks;
+  /** Who calls deprecated routes, for the notices and GET /v1/usage. */
+  deprecatedCalls: DeprecatedCalls;
   ready: () => Promise<void>;
   lifecycle: Lifecycle;
   /** Where log lines go; defaults to stdout. Tests pass a stream they can read. */
@@ -146,6 +154,7 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
     return { ...payload, meta: { request_id: request.id, response_time: `${reply.elapsedTime.toFixed(2)}ms` } };
   });
 
+  app.addHook('onResponse', countDeprecatedCalls(deps.deprecatedCalls));
   app.addHook('onResponse', async (request, reply) => {
     // Also here: a refused WebSocket upgrade's response never emits 'close'.
     request.endInFlight?.();
@@ -197,7 +206,8 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
   await registerOpenApi(app);
   await app.register(healthRoutes(deps.ready));
   registerMetrics(app, { token: config.metricsToken, openSockets: deps.realtime.count, streamSubscribers: deps.realtime.subscribers });
-  await app.register(sessionRoutes(deps.sessions, deps.limiter, config.sessions.maxHours * 3600), { prefix: '/auth' });
+  await app.register(sessionRoutes(deps.sessions, deps.users, deps.limiter, config.sessions.maxHours * 3600), { prefix: '/auth' });
+  await app.register(pagesScope(passwordPages(deps.passwordLinks, deps.limiter)), { prefix: '/password' });
   await app.register(
     async (v1) => {
       v1.addHook('onRequest', authenticate(deps.auth));

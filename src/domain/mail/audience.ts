@@ -1,0 +1,37 @@
+// Who an account's notices go to (its owners and admins), and how the keys that called a route are
+// named in them.
+import type { Db } from '../../storage/db.js';
+import type { UsageRepository } from '../../storage/usage-repository.js';
+import type { UserRepository } from '../../storage/user-repository.js';
+import { SESSION_KEY_PREFIX } from '../auth/sessions.js';
+import type { Caller } from './messages.js';
+
+export const ADMIN_ROLES = ['owner', 'admin'];
+
+export class Audience {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly usage: UsageRepository,
+  ) {}
+
+  /** The e-mail addresses of the account's owners and admins. */
+  async admins(db: Db, accountId: string): Promise<string[]> {
+    return (await this.users.withRoles(db, accountId, ADMIN_ROLES)).map((u) => u.email);
+  }
+
+  /** Each caller (an API key id, or `dashboard:<user id>`) in words, with its latest call. */
+  async callers(db: Db, accountId: string, rows: { key_id: string; last_called_at: string }[]): Promise<Caller[]> {
+    const keys = new Map((await this.usage.keyOwners(db, accountId, rows.map((r) => r.key_id))).map((k) => [k.id, k]));
+    const callers: Caller[] = [];
+    for (const row of rows) {
+      const key = keys.get(row.key_id);
+      let who = key ? `API key “${key.name}” (${key.prefix}…)` : `${row.key_id} (no longer exists)`;
+      if (row.key_id.startsWith(SESSION_KEY_PREFIX)) {
+        const user = await this.users.get(db, accountId, row.key_id.slice(SESSION_KEY_PREFIX.length));
+        who = `The dashboard, signed in as ${user?.email ?? 'a user since removed'}`;
+      }
+      callers.push({ who, lastCalledAt: row.last_called_at });
+    }
+    return callers;
+  }
+}
