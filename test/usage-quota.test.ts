@@ -118,6 +118,7 @@ for (const store of testStores()) {
             { key_id: res.body.data.keys[1].key_id, name: 'editor key', used: 2 },
           ],
           days: [{ date: '2027-03-15', used: 7 }],
+          deprecated_calls: [],
         });
         assert.equal(h.remaining, 1000 - 15, 'the hourly limit counted all 15 authenticated requests');
       });
