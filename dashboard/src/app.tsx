@@ -11,6 +11,7 @@ import { SettingsSection } from './sections/settings.js';
 import { UsageSection } from './sections/usage.js';
 import { UsersSection } from './sections/users.js';
 import { ContentSection } from './sections/content.js';
+import { ProfileSection } from './sections/profile.js';
 
 export function App() {
   const [session, setSession] = useState<SessionView | null | undefined>(undefined);
@@ -126,6 +127,7 @@ function Route(props: { path: string; session: SessionView }) {
   if (path.startsWith('/settings')) return <SettingsSection session={session} />;
   if (path.startsWith('/usage')) return <UsageSection session={session} />;
   if (path.startsWith('/users')) return <UsersSection session={session} />;
+  if (path.startsWith('/profile')) return <ProfileSection session={session} />;
   return <ContentSection session={session} path={path} />;
 }
 
