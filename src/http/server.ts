@@ -154,7 +154,7 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
     return { ...payload, meta: { request_id: request.id, response_time: `${reply.elapsedTime.toFixed(2)}ms` } };
   });
 
-  app.addHook('onResponse', countDeprecatedCalls(deps.deprecatedCalls));
+  if (config.deprecations.length > 0) app.addHook('onResponse', countDeprecatedCalls(deps.deprecatedCalls));
   app.addHook('onResponse', async (request, reply) => {
     // Also here: a refused WebSocket upgrade's response never emits 'close'.
     request.endInFlight?.();

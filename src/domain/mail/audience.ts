@@ -25,7 +25,7 @@ export class Audience {
     const callers: Caller[] = [];
     for (const row of rows) {
       const key = keys.get(row.key_id);
-      let who = key ? `API key “${key.name}” (${key.prefix}…)` : `${row.key_id} (no longer exists)`;
+      let who = key ? `API key “${key.name}” (${key.prefix}…)` : row.key_id.startsWith('key_') ? `A deleted API key (${row.key_id})` : row.key_id;
       if (row.key_id.startsWith(SESSION_KEY_PREFIX)) {
         const user = await this.users.get(db, accountId, row.key_id.slice(SESSION_KEY_PREFIX.length));
         who = `The dashboard, signed in as ${user?.email ?? 'a user since removed'}`;
