@@ -10,8 +10,13 @@ export type LeasedTable = 'webhook_deliveries' | 'mail_outbox';
 /** Inlined rather than bound, so that SQLite can match the partial indexes on pending rows. */
 export const PENDING = sql.lit('pending');
 
+/** Pending, due by `now` and free of any live claim: what a worker may take (one table, columns unqualified). */
+export function dueAndFree(now: string) {
+  return sql<boolean>`status = ${PENDING} and next_attempt_at <= ${now} and (locked_until is null or locked_until <= ${now})`;
+}
+
 /**
- * Claims the picked rows that are still pending and free at `now` (the update checks again, so a
+ * Claims the picked rows that are still due and free at `now` (the update checks again, so a
  * claim is one atomic step even where rows cannot be locked ahead); returns the ids claimed.
  */
 export async function takeLeases(tx: Tx, table: LeasedTable, ids: string[], now: string, lease: string, lockedUntil: string): Promise<string[]> {
@@ -20,8 +25,7 @@ export async function takeLeases(tx: Tx, table: LeasedTable, ids: string[], now:
     .updateTable(table)
     .set({ lease, locked_until: lockedUntil })
     .where('id', 'in', ids)
-    .where('status', '=', PENDING)
-    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+    .where(dueAndFree(now))
     .returning('id')
     .execute();
   return claimed.map((r) => r.id);

@@ -3,7 +3,7 @@
 // service-wide by nature and say so in their names.
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db, Tx } from './db.js';
-import { PENDING, releaseLeases, renewLeases, takeLeases } from './leases.js';
+import { dueAndFree, PENDING, releaseLeases, renewLeases, takeLeases } from './leases.js';
 import type { Dialect, MailOutboxTable } from './schema.js';
 
 export type MailRow = Selectable<MailOutboxTable>;
@@ -34,9 +34,7 @@ export class MailRepository {
     let query = db
       .selectFrom('mail_outbox')
       .select(['id', 'domain'])
-      .where('status', '=', PENDING)
-      .where('next_attempt_at', '<=', now)
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]));
+      .where(dueAndFree(now));
     if (exclude.length) query = query.where('domain', 'not in', exclude);
     query = query.orderBy('next_attempt_at').orderBy('id').limit(limit);
     return (lock && this.dialect === 'postgres' ? query.forUpdate().skipLocked() : query).execute();

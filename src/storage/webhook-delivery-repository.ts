@@ -3,7 +3,7 @@
 // nature, like the event log's pruning, and say so in their names.
 import type { Insertable, Selectable } from 'kysely';
 import type { Db, Tx } from './db.js';
-import { PENDING, releaseLeases, renewLeases, takeLeases } from './leases.js';
+import { dueAndFree, PENDING, releaseLeases, renewLeases, takeLeases } from './leases.js';
 import type { Dialect, WebhookDeliveryTable } from './schema.js';
 
 export type WebhookDeliveryRow = Selectable<WebhookDeliveryTable>;
@@ -108,9 +108,7 @@ export class WebhookDeliveryRepository {
     let query = db
       .selectFrom('webhook_deliveries')
       .select('endpoint_id')
-      .where('status', '=', PENDING)
-      .where('next_attempt_at', '<=', now)
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]));
+      .where(dueAndFree(now));
     if (exclude.length) query = query.where('endpoint_id', 'not in', exclude);
     const rows = await query
       .groupBy('endpoint_id')
@@ -130,9 +128,7 @@ export class WebhookDeliveryRepository {
       .selectFrom('webhook_deliveries')
       .select('id')
       .where('endpoint_id', '=', endpointId)
-      .where('status', '=', PENDING)
-      .where('next_attempt_at', '<=', now)
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+      .where(dueAndFree(now))
       .orderBy('next_attempt_at')
       .orderBy('id')
       .limit(limit);
