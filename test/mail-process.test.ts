@@ -6,50 +6,27 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { exitOf, killChildren, startServerProcess, storeEnv, type ServerProcess } from './helpers/process.js';
+import { killChildren, killHard, withServerProcesses, type Processes } from './helpers/process.js';
 import { uniqueEmail } from './helpers/people.js';
 import { linkIn, SmtpSink, type Answer } from './helpers/smtp.js';
 import { testStores } from './helpers/stores.js';
 
-interface Scenario {
+interface Scenario extends Processes {
   smtp: SmtpSink;
-  env: Record<string, string>;
-  start(env: Record<string, string>, first?: boolean): Promise<{ server: ServerProcess; key: string }>;
 }
 
 describe('mail across crashes and restarts', { concurrency: true }, () => {
   after(() => killChildren());
   for (const store of testStores()) {
     describe(`mail processes (${store})`, { concurrency: false }, () => {
+      /** An SMTP server, a fresh store, and a way to start servers on it; all undone when `work` ends. */
       async function scenario(answer: (index: number) => Answer, work: (s: Scenario) => Promise<void>): Promise<void> {
         const smtp = await SmtpSink.start({ answer });
-        const stored = await storeEnv(store);
-        const servers: ServerProcess[] = [];
         try {
-          await work({
-            smtp,
-            env: stored.env,
-            async start(env, first = false) {
-              const server = await startServerProcess(env);
-              servers.push(server);
-              const key = first ? (await server.waitForStdout(/API key: +(cms_live_\w+)/))[1]! : '';
-              return { server, key };
-            },
-          });
+          await withServerProcesses(store, (processes) => work({ ...processes, smtp }));
         } finally {
-          for (const server of servers) {
-            server.client.close();
-            server.kill();
-            await exitOf(server).catch(() => {});
-          }
           await smtp.close();
-          await stored.cleanup();
         }
-      }
-
-      async function killHard(server: ServerProcess): Promise<void> {
-        server.kill(); // SIGKILL: no shutdown, nothing given back
-        assert.equal((await exitOf(server)).signal, 'SIGKILL');
       }
 
       it('sends a message again after a kill -9 during its sending, once its claim lapses, with the same Message-ID', () =>
