@@ -35,8 +35,6 @@ describe('e-mail links in a browser (sqlite)', { timeout: 240_000 }, () => {
     await smtp?.close();
   });
 
-  const mailTo = async (email: string, count = 1) => (await smtp.waitFor((r) => r.filter((m) => m.recipients.includes(email)).length >= count)).filter((m) => m.recipients.includes(email));
-
   async function signInOnDashboard(email: string, password: string): Promise<void> {
     await page.goto(`${server.baseUrl}/`);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
@@ -56,7 +54,7 @@ describe('e-mail links in a browser (sqlite)', { timeout: 240_000 }, () => {
 
   it('lets an invited person follow the link, set a password and sign in', async () => {
     const invited = await addUser(server, owner.key, 'editor', { name: 'Browser Invitee' });
-    const [mail] = await mailTo(invited.email);
+    const [mail] = await smtp.waitForMailTo(invited.email);
     await setPasswordThrough(linkIn(mail!), 'chosen in the browser');
     await page.getByRole('link', { name: 'Sign in' }).click();
     await page.getByLabel('E-mail address').fill(invited.email);
@@ -81,7 +79,7 @@ describe('e-mail links in a browser (sqlite)', { timeout: 240_000 }, () => {
     await page.getByLabel('Email').fill(person.email);
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
-    const [mail] = await mailTo(person.email);
+    const [mail] = await smtp.waitForMailTo(person.email);
     assert.equal(mail!.subject, 'Reset your Content Management Service password');
     await setPasswordThrough(linkIn(mail!), 'remembered this time');
     await signInOnDashboard(person.email, 'remembered this time');

@@ -4,12 +4,12 @@
 // the old one stops working; no token ever reaches a log line.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { loadForm, postForm, textOf } from './helpers/forms.js';
+import { loadForm, pathOf, postForm, setPasswordThrough, textOf } from './helpers/forms.js';
 import { manualClock } from './helpers/limits.js';
 import { addKey, addUser, uniqueEmail } from './helpers/people.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { signInRequest } from './helpers/sessions.js';
-import { linkIn, SmtpSink, type ReceivedMail } from './helpers/smtp.js';
+import { linkIn, SmtpSink } from './helpers/smtp.js';
 import { testStores } from './helpers/stores.js';
 
 const DAY = 86_400_000;
@@ -29,17 +29,7 @@ for (const store of testStores()) {
       await smtp.close();
     });
 
-    const mailTo = async (email: string, count = 1): Promise<ReceivedMail[]> =>
-      (await smtp.waitFor((r) => r.filter((m) => m.recipients.includes(email)).length >= count)).filter((m) => m.recipients.includes(email));
-    const pathOf = (link: string) => {
-      const url = new URL(link);
-      return `${url.pathname}${url.search}`;
-    };
-    /** Submits the set-password form for `link` (the form token from any page: the link's own may be spent already). */
-    const setPassword = async (link: string, password: string) => {
-      const form = await loadForm(server.client, '/password/forgot');
-      return postForm(server.client, '/password/set', { form_token: form.token, token: new URL(link).searchParams.get('token')!, password }, { cookie: form.cookie });
-    };
+    const setPassword = (link: string, password: string) => setPasswordThrough(server.client, link, password);
 
     it('e-mails a user added without a password a link; the page sets the password and the person signs in', async () => {
       const owner = await server.account();
@@ -48,7 +38,7 @@ for (const store of testStores()) {
       const refused = await signInRequest(server.client, email, 'whatever will do here');
       assert.equal(refused.status, 401, 'no password yet: no sign-in');
 
-      const [mail] = await mailTo(email);
+      const [mail] = await smtp.waitForMailTo(email);
       assert.deepEqual(mail!.recipients, [email]);
       assert.deepEqual(mail!.to, [email], 'one recipient in To');
       assert.equal(mail!.from, `"Content Service" <cms@example.test>`);
@@ -94,7 +84,7 @@ for (const store of testStores()) {
       const owner = await server.account();
       const withPassword = await addUser(server, owner.key, 'viewer', { password: 'a password of theirs' });
       const invited = await addUser(server, owner.key, 'viewer');
-      await mailTo(invited.email);
+      await smtp.waitForMailTo(invited.email);
       const rows = await server.app.store.db.selectFrom('mail_outbox').select(['recipient', 'kind']).where('account_id', '=', owner.accountId).execute();
       assert.deepEqual(rows, [{ recipient: invited.email, kind: 'invitation' }]);
       assert.equal(smtp.received.filter((m) => m.recipients.includes(withPassword.email)).length, 0);
@@ -103,13 +93,13 @@ for (const store of testStores()) {
     it('POST /v1/users/{id}/invite sends a fresh link (202); the earlier one stops working', async () => {
       const owner = await server.account();
       const user = await addUser(server, owner.key, 'author');
-      const [first] = await mailTo(user.email);
+      const [first] = await smtp.waitForMailTo(user.email);
       time.advance(DAY);
       const res = await server.client.post(`/v1/users/${user.id}/invite`, { key: owner.key });
       assert.equal(res.status, 202, res.text);
       assert.deepEqual(res.body.data, { user_id: user.id, email: user.email, expires_at: '2027-02-09T10:00:00.000Z' });
       assert.match(res.body.meta.request_id, /^req_/);
-      const [, second] = await mailTo(user.email, 2);
+      const [, second] = await smtp.waitForMailTo(user.email, 2);
       assert.notEqual(linkIn(second!), linkIn(first!));
       assert.notEqual(second!.messageId, first!.messageId);
       assert.equal((await server.client.get(pathOf(linkIn(first!)))).status, 410, 'the earlier link is dead');
@@ -144,7 +134,7 @@ for (const store of testStores()) {
     it('expires an invitation after 7 days', async () => {
       const owner = await server.account();
       const user = await addUser(server, owner.key, 'viewer');
-      const [mail] = await mailTo(user.email);
+      const [mail] = await smtp.waitForMailTo(user.email);
       time.advance(7 * DAY - 60_000);
       assert.equal((await server.client.get(pathOf(linkIn(mail!)))).status, 200, 'still valid a minute before');
       time.advance(60_000);
@@ -155,7 +145,7 @@ for (const store of testStores()) {
     it('refuses a form sent from elsewhere or without its token', async () => {
       const owner = await server.account();
       const user = await addUser(server, owner.key, 'viewer');
-      const link = linkIn((await mailTo(user.email))[0]!);
+      const link = linkIn((await smtp.waitForMailTo(user.email))[0]!);
       const form = await loadForm(server.client, pathOf(link));
       const fields = { form_token: form.token, token: new URL(link).searchParams.get('token')!, password: 'a fine passphrase' };
       assert.equal((await postForm(server.client, '/password/set', fields, { cookie: form.cookie, origin: 'https://evil.example' })).status, 403);
@@ -168,7 +158,7 @@ for (const store of testStores()) {
     it('writes no token or link to any log line', async () => {
       const owner = await server.account();
       const user = await addUser(server, owner.key, 'viewer');
-      const link = linkIn((await mailTo(user.email))[0]!);
+      const link = linkIn((await smtp.waitForMailTo(user.email))[0]!);
       await server.client.get(pathOf(link));
       const token = new URL(link).searchParams.get('token')!;
       await new Promise((resolve) => setTimeout(resolve, 100));

@@ -11,7 +11,7 @@ import { addKey, addUser } from './helpers/people.js';
 import { Receiver } from './helpers/receiver.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { signIn } from './helpers/sessions.js';
-import { SmtpSink, type ReceivedMail } from './helpers/smtp.js';
+import { SmtpSink } from './helpers/smtp.js';
 import { testStores } from './helpers/stores.js';
 import { addEndpoint } from './helpers/webhooks.js';
 
@@ -41,11 +41,8 @@ for (const store of testStores()) {
       await receiver.close();
     });
 
-    const mailTo = (email: string, kind?: RegExp) => smtp.received.filter((m) => m.recipients.includes(email) && (!kind || kind.test(m.subject)));
-    const waitMail = async (email: string, kind: RegExp, count = 1): Promise<ReceivedMail[]> => {
-      await smtp.waitFor(() => mailTo(email, kind).length >= count);
-      return mailTo(email, kind);
-    };
+    const mailTo = (email: string, subject?: RegExp) => smtp.to(email, subject);
+    const waitMail = (email: string, subject: RegExp, count = 1) => smtp.waitForMailTo(email, count, subject);
     const queued = async (accountId: string, kind: string) =>
       (await server.app.store.db.selectFrom('mail_outbox').select('recipient').where('account_id', '=', accountId).where('kind', '=', kind).execute()).map((r) => r.recipient).sort();
     /** An account with an owner, an admin and an editor, all with passwords (so no invitations). */

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { killChildren, killHard, withServerProcesses, type Processes } from './helpers/process.js';
+import { pathOf } from './helpers/forms.js';
 import { uniqueEmail } from './helpers/people.js';
 import { linkIn, SmtpSink, type Answer } from './helpers/smtp.js';
 import { testStores } from './helpers/stores.js';
@@ -48,8 +49,7 @@ describe('mail across crashes and restarts', { concurrency: true }, () => {
           assert.equal(delivered!.messageId, inFlight!.messageId, 'the same message');
           assert.equal(delivered!.raw, inFlight!.raw, 'the same bytes');
           assert.deepEqual(delivered!.recipients, [email]);
-          const link = new URL(linkIn(delivered!));
-          const page = await second.server.client.get(`${link.pathname}${link.search}`);
+          const page = await second.server.client.get(pathOf(linkIn(delivered!)));
           assert.equal(page.status, 200, 'the link works');
           await sleep(1500);
           assert.equal(smtp.arrived.length, 2, 'the held attempt and the one after the restart, nothing more');

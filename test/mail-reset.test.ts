@@ -5,11 +5,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { loadForm, postForm, submitForm, textOf } from './helpers/forms.js';
+import { loadForm, pathOf, postForm, setPasswordThrough, submitForm, textOf } from './helpers/forms.js';
 import { eventually, manualClock } from './helpers/limits.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { signIn, signInRequest } from './helpers/sessions.js';
-import { linkIn, SmtpSink, type ReceivedMail } from './helpers/smtp.js';
+import { linkIn, SmtpSink } from './helpers/smtp.js';
 import { testStores } from './helpers/stores.js';
 
 const HOUR = 3_600_000;
@@ -29,12 +29,7 @@ for (const store of testStores()) {
     });
 
     const forgot = (email: string) => submitForm(server.client, '/password/forgot', '/password/forgot', { email });
-    const mailTo = async (email: string, count = 1): Promise<ReceivedMail[]> =>
-      (await smtp.waitFor((r) => r.filter((m) => m.recipients.includes(email)).length >= count)).filter((m) => m.recipients.includes(email));
-    const setPassword = async (link: string, password: string) => {
-      const form = await loadForm(server.client, '/password/forgot');
-      return postForm(server.client, '/password/set', { form_token: form.token, token: new URL(link).searchParams.get('token')!, password }, { cookie: form.cookie });
-    };
+    const setPassword = (link: string, password: string) => setPasswordThrough(server.client, link, password);
     const outboxTo = (email: string) => server.app.store.db.selectFrom('mail_outbox').select('kind').where('recipient', '=', email).execute();
 
     it('shows the page: a field labelled Email, a form token, the security headers of a page', async () => {
@@ -60,7 +55,7 @@ for (const store of testStores()) {
       assert.deepEqual(Object.keys(known.headers).sort(), Object.keys(missing.headers).sort());
       assert.match(textOf(known.text), /If an account uses .* we have sent it a link/);
 
-      const [mail] = await mailTo(owner.email);
+      const [mail] = await smtp.waitForMailTo(owner.email);
       assert.equal(mail!.subject, 'Reset your Content Management Service password');
       assert.match(mail!.text, /expires on 1 March 2027 at 10:00 UTC/);
       assert.ok(mail!.html.includes(`href="${linkIn(mail!)}"`));
@@ -75,7 +70,7 @@ for (const store of testStores()) {
       const session = await signIn(server.client, owner.email, owner.password);
       assert.equal((await session.send('GET', '/v1/content')).status, 200);
       await forgot(owner.email);
-      const link = linkIn((await mailTo(owner.email))[0]!);
+      const link = linkIn((await smtp.waitForMailTo(owner.email))[0]!);
       const done = await setPassword(link, 'my reset passphrase');
       assert.equal(done.status, 200, done.text);
       assert.equal((await session.send('GET', '/v1/content')).status, 401, 'the open session ended');
@@ -90,11 +85,11 @@ for (const store of testStores()) {
     it('keeps only the newest link, and each for 1 hour', async () => {
       const owner = await server.account();
       await forgot(owner.email);
-      const [first] = await mailTo(owner.email);
+      const [first] = await smtp.waitForMailTo(owner.email);
       await forgot(owner.email);
-      const [, second] = await mailTo(owner.email, 2);
-      assert.equal((await server.client.get(new URL(linkIn(first!)).pathname + new URL(linkIn(first!)).search)).status, 410, 'the older link ended');
-      const path = new URL(linkIn(second!)).pathname + new URL(linkIn(second!)).search;
+      const [, second] = await smtp.waitForMailTo(owner.email, 2);
+      assert.equal((await server.client.get(pathOf(linkIn(first!)))).status, 410, 'the older link ended');
+      const path = pathOf(linkIn(second!));
       time.advance(HOUR - 1000);
       assert.equal((await server.client.get(path)).status, 200);
       time.advance(1000);

@@ -32,6 +32,18 @@ export async function submitForm(client: Client, pagePath: string, postPath: str
   return postForm(client, postPath, { form_token: form.token, ...fields }, { cookie: form.cookie });
 }
 
+/** The path and query of a link in an e-mail (its origin is the server's public URL). */
+export function pathOf(link: string): string {
+  const url = new URL(link);
+  return `${url.pathname}${url.search}`;
+}
+
+/** Submits the set-password form for an e-mailed `link` (the form token from another page: the link's own may be spent already). */
+export async function setPasswordThrough(client: Client, link: string, password: string): Promise<Response> {
+  const form = await loadForm(client, '/password/forgot');
+  return postForm(client, '/password/set', { form_token: form.token, token: new URL(link).searchParams.get('token')!, password }, { cookie: form.cookie });
+}
+
 /** The visible text of an HTML page, tags dropped and entities of the usual five decoded. */
 export function textOf(html: string): string {
   return html

@@ -130,6 +130,17 @@ export class SmtpSink {
     return list;
   }
 
+  /** The messages accepted for `email` so far (those whose subject matches `subject`, if given). */
+  to(email: string, subject?: RegExp): ReceivedMail[] {
+    return this.received.filter((m) => m.recipients.includes(email) && (!subject || subject.test(m.subject)));
+  }
+
+  /** Waits until `count` messages for `email` (matching `subject`) were accepted; returns them, oldest first. */
+  async waitForMailTo(email: string, count = 1, subject?: RegExp): Promise<ReceivedMail[]> {
+    await this.waitFor(() => this.to(email, subject).length >= count);
+    return this.to(email, subject);
+  }
+
   /** Answers the held messages (they count as received from then on). */
   release(): void {
     for (const answer of this.held.splice(0)) answer();
