@@ -1,5 +1,6 @@
 // The composition root: builds storage, domain services and HTTP from a Config. No module-level
 // singletons; tests build their own app with their own store.
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { publicUrlOf, type Config } from './config.js';
 import { systemClock, type Clock } from './domain/ids.js';
@@ -17,7 +18,6 @@ import { startEventRetention } from './workers/event-retention.js';
 import { WebhookSender } from './workers/webhook-sender.js';
 import { OutboxWorker } from './workers/outbox-worker.js';
 import { MAIL_IN_FLIGHT, MAIL_IN_FLIGHT_PER_DOMAIN, MailSender } from './workers/mail-sender.js';
-import path from 'node:path';
 
 export interface AppOptions {
   clock?: Clock;

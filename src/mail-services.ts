@@ -42,8 +42,8 @@ export function openMail(config: Config, deps: MailDeps) {
   const outbox = new MailOutbox(store, repo, clock, wake, deps.log ?? { warn() {} }, domainOf(config.mail.from), config.mail.retrySchedule);
   const audience = new Audience(deps.users, new UsageRepository());
   const linkRepo = new PasswordLinkRepository();
-  const deprecatedCalls = new DeprecatedCallRepository();
-  const deprecationNotices = new DeprecationNotices(store, outbox, repo, deprecatedCalls, audience, links, clock, config.deprecations);
+  const deprecatedCallRepo = new DeprecatedCallRepository();
+  const deprecationNotices = new DeprecationNotices(store, outbox, repo, deprecatedCallRepo, audience, links, clock, config.deprecations);
   return {
     outbox,
     /** Tells this process's mail worker that a message was queued here. */
@@ -51,7 +51,8 @@ export function openMail(config: Config, deps: MailDeps) {
     /** Quota alerts (an event sink) and disabled webhook endpoints. */
     notices: new AccountNotices(outbox, audience, links),
     passwordLinks: new PasswordLinks(store, linkRepo, deps.users, deps.sessions, deps.events, outbox, links, clock, deps.userChanged),
-    deprecatedCalls,
+    /** Where calls to deprecated routes are counted (the counting itself is the server's: openLimits). */
+    deprecatedCallRepo,
     deprecationNotices,
     schedule: new MailSchedule(store, repo, linkRepo, deprecationNotices, new KeyExpiryNotices(store, outbox, repo, links, clock), clock),
   };

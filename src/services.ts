@@ -132,12 +132,12 @@ export async function openLimits(config: Config, services: Services, clock: Cloc
   const limiter = new RateLimiter(rates, ledger, alerts, config.limits, clock);
   // Calls to deprecated routes are counted like usage, and written with it; the notice rides on that write.
   const { mail } = services;
-  const deprecatedCalls = new DeprecatedCalls(services.store, mail.deprecatedCalls, clock, config.deprecations, mail.deprecationNotices);
+  const deprecatedCalls = new DeprecatedCalls(services.store, mail.deprecatedCallRepo, clock, config.deprecations, mail.deprecationNotices);
   let pruned = 0;
   return {
     limiter,
     deprecatedCalls,
-    usage: new UsageService(services.store, repo, ledger, limiter, config.limits, clock, deprecatedCalls, mail.deprecatedCalls),
+    usage: new UsageService(services.store, repo, ledger, limiter, config.limits, clock, deprecatedCalls, mail.deprecatedCallRepo),
     /** Writes the usage gathered so far (every few seconds, and on shutdown); now and then prunes old alert markers. */
     async flush() {
       await Promise.all([ledger.flush(), deprecatedCalls.flush()]);

@@ -1,7 +1,7 @@
 // /auth: dashboard sign-in, the current session, sign-out, and changing one's own password
-// (docs/dashboard.md). Outside /v1 (these
-// make the credential; they are not the API), so no envelope meta rules or API counting apply; sign-in
-// attempts are throttled by the API's own limiter (per address and per e-mail address).
+// (docs/dashboard.md). Outside /v1 (these make the credential; they are not the API), so no envelope
+// meta rules or API counting apply; sign-in attempts and password changes are throttled by the API's
+// own limiter (per address and per e-mail address).
 import Type from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DomainError, forbidden } from '../../domain/errors.js';
