@@ -8,7 +8,7 @@ import type { Store, Tx } from '../../storage/db.js';
 import type { MailRepository, MailOutcome, MailRow } from '../../storage/mail-repository.js';
 import { newId, type Clock } from '../ids.js';
 import type { Capacity, OutboxQueue, Wake } from '../outbox.js';
-import { renderMail, type MailContent } from './template.js';
+import { renderMail, type MailContent, type RenderedMail } from './template.js';
 
 /** Seconds between attempts: 30 s, 2 min, 10 min, 30 min, 1 h, 2 h, then every 4 h until 24 hours have passed. */
 export const DEFAULT_MAIL_RETRY_SCHEDULE = [30, 120, 600, 1800, 3600, 7200, 14400];
@@ -69,8 +69,11 @@ export class MailOutbox implements OutboxQueue<OutgoingMail, MailResult> {
   async queue(tx: Tx, accountId: string, mail: NewMail[]): Promise<void> {
     if (mail.length === 0) return;
     const now = this.clock().toISOString();
+    // A notice to several owners and admins is one content: rendered once.
+    const renders = new Map<MailContent, RenderedMail>();
     const rows = mail.map(({ kind, to, content }) => {
-      const rendered = renderMail(content);
+      let rendered = renders.get(content);
+      if (!rendered) renders.set(content, (rendered = renderMail(content)));
       const id = newId('mail');
       return {
         id,
