@@ -58,6 +58,17 @@ export interface Config {
   limits: LimitsConfig;
   /** Dashboard sign-in sessions (docs/dashboard.md). */
   sessions: SessionConfig;
+  /** E-mail (docs/email.md). */
+  mail: MailConfig;
+}
+
+export interface MailConfig {
+  /** `SMTP_URL`: smtp:// (STARTTLS when offered) or smtps:// (implicit TLS); unset, messages become .eml files in `<dataDir>/mail`. */
+  smtpUrl?: string;
+  /** `MAIL_FROM`: the From of every message. */
+  from: string;
+  /** Seconds between attempts; the last step repeats until a message is 24 hours old. */
+  retrySchedule?: number[];
 }
 
 export interface SessionConfig {
@@ -146,6 +157,36 @@ export function publicUrlOf(config: Config, boundPort: number = config.port): st
   return `${scheme}://${host.includes(':') ? `[${host}]` : host}:${boundPort}`;
 }
 
+/** A comma-separated list of whole seconds ≥ 1, or undefined when unset. */
+function secondsList(env: Env, name: string): number[] | undefined {
+  const value = env[name];
+  if (value === undefined) return undefined;
+  const parts = value.split(',').map((s) => s.trim());
+  if (parts.some((p) => !/^\d+$/.test(p) || Number(p) < 1)) throw new ConfigError(name, 'must be a comma-separated list of whole seconds ≥ 1');
+  return parts.map(Number);
+}
+
+function mail(env: Env): MailConfig {
+  const smtpUrl = env.SMTP_URL;
+  if (smtpUrl !== undefined) {
+    let url: URL | undefined;
+    try {
+      url = new URL(smtpUrl);
+    } catch {
+      url = undefined;
+    }
+    // The value is not repeated: it may hold the SMTP password.
+    if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || url.hostname === '') {
+      throw new ConfigError('SMTP_URL', 'must be an smtp:// (STARTTLS) or smtps:// (TLS) URL such as smtp://user:password@smtp.example.com:587');
+    }
+  }
+  const from = env.MAIL_FROM ?? 'Content Service <no-reply@localhost>';
+  if (!/^(?:[^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/.test(from)) {
+    throw new ConfigError('MAIL_FROM', `must be an address such as no-reply@example.com or "Name <no-reply@example.com>" (got "${from}")`);
+  }
+  return { smtpUrl, from, retrySchedule: secondsList(env, 'MAIL_RETRY_SCHEDULE') };
+}
+
 function deprecations(env: Env): Deprecation[] {
   const value = env.DEPRECATIONS;
   if (value === undefined) return [];
@@ -232,15 +273,6 @@ export function loadConfig(environment: Env = process.env): Config {
   const email = env.BOOTSTRAP_EMAIL ?? 'owner@example.com';
   if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new ConfigError('BOOTSTRAP_EMAIL', `"${email}" is not an e-mail address`);
 
-  let retry: number[] | undefined;
-  if (env.WEBHOOK_RETRY_SCHEDULE !== undefined) {
-    const parts = env.WEBHOOK_RETRY_SCHEDULE.split(',').map((s) => s.trim());
-    if (parts.some((p) => !/^\d+$/.test(p) || Number(p) < 1)) {
-      throw new ConfigError('WEBHOOK_RETRY_SCHEDULE', 'must be a comma-separated list of whole seconds ≥ 1');
-    }
-    retry = parts.map(Number);
-  }
-
   return {
     host: env.HOST ?? '127.0.0.1',
     port: integer(env, 'PORT', 0, 65535, 8443),
@@ -251,7 +283,7 @@ export function loadConfig(environment: Env = process.env): Config {
     tls: tlsMode === 'on' ? { mode: 'on', certFile: env.TLS_CERT_FILE, keyFile: env.TLS_KEY_FILE } : { mode: 'off', trustProxy },
     bootstrap: { plan: oneOf(env, 'BOOTSTRAP_PLAN', PLANS, 'pro'), email: email.toLowerCase() },
     webhookAllowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE'),
-    webhookRetrySchedule: retry,
+    webhookRetrySchedule: secondsList(env, 'WEBHOOK_RETRY_SCHEDULE'),
     webhookLeaseSeconds: integer(env, 'WEBHOOK_LEASE_SECONDS', 1, 3600, 30),
     metricsToken: env.METRICS_TOKEN,
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
@@ -263,5 +295,6 @@ export function loadConfig(environment: Env = process.env): Config {
       idleMinutes: integer(env, 'SESSION_IDLE_MINUTES', 1, 7 * 24 * 60, 60),
       maxHours: integer(env, 'SESSION_MAX_HOURS', 1, 30 * 24, 12),
     },
+    mail: mail(env),
   };
 }

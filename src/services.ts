@@ -39,13 +39,21 @@ export interface ServiceOptions {
   /** Hear other instances' event signals (the server); the CLI only writes. */
   listen?: boolean;
   onError?: (error: unknown) => void;
+  /** The public URL e-mail links are built from (the server's own once it listens); PUBLIC_URL or HOST:PORT otherwise. */
+  publicUrl?: () => string;
+  /** Where mail failures are logged. */
+  mailLog?: MailLog;
 }
 import { WebhookDeliveryRepository } from './storage/webhook-delivery-repository.js';
 import { WebhookEndpointRepository } from './storage/webhook-endpoint-repository.js';
 import { DeliveryService } from './domain/webhooks/deliveries.js';
-import { DeliveryWake, WebhookQueue } from './domain/webhooks/queue.js';
+import { WebhookQueue } from './domain/webhooks/queue.js';
+import { Wake } from './domain/outbox.js';
 import { DEFAULT_RETRY_SCHEDULE } from './domain/webhooks/schedule.js';
 import { WebhookService } from './domain/webhooks/endpoints.js';
+import type { MailLog } from './domain/mail/outbox.js';
+import { openMail } from './mail-services.js';
+import { DeprecatedCalls } from './domain/limits/deprecated-calls.js';
 
 /** Opens the store (applying migrations) and builds the domain services on it. */
 export async function openServices(config: Config, options: ServiceOptions = {}) {
@@ -78,9 +86,19 @@ export async function openServices(config: Config, options: ServiceOptions = {})
   const endpointRepo = new WebhookEndpointRepository(store.dialect);
   const deliveryRepo = new WebhookDeliveryRepository(store.dialect);
   events.addSink(new WebhookQueue(endpointRepo, deliveryRepo));
-  const deliveryWake = new DeliveryWake();
+  const deliveryWake = new Wake();
   const sessionRepo = new SessionRepository();
   const sessions = new SessionService(store, sessionRepo, userRepo, clock, config.sessions);
+  // A role change, a deletion or a new password reaches cached keys and cached dashboard sessions alike.
+  const userChanged = {
+    userChanged(userId: string) {
+      auth.userChanged(userId);
+      sessions.userChanged(userId);
+    },
+  };
+  // E-mail is queued in the transaction of its cause: quota alerts ride on the usage alert events.
+  const mail = openMail(config, { store, clock, events, users: userRepo, sessions: sessionRepo, userChanged, publicUrl: options.publicUrl, log: options.mailLog });
+  events.addSink(mail.notices);
   return {
     store,
     auth,
@@ -91,20 +109,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     /** The last event numbers of some accounts, for the live stream's safety poll. */
     heads: (accountIds: string[]) => store.run((db) => eventRepo.lastSeqs(db, accountIds)),
     accounts: new AccountService(store, new AccountRepository(), userRepo, apiKeys, events, clock),
-    // A role change or deletion reaches cached keys and cached dashboard sessions alike.
-    users: new UserService(
-      store,
-      userRepo,
-      events,
-      clock,
-      {
-        userChanged(userId) {
-          auth.userChanged(userId);
-          sessions.userChanged(userId);
-        },
-      },
-      sessionRepo,
-    ),
+    users: new UserService(store, userRepo, events, clock, userChanged, sessionRepo, mail.passwordLinks),
     sessions,
     content: new ContentService(store, new ContentRepository(), events, clock),
     deliveryWake,
@@ -122,7 +127,8 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       clock,
       listener: auth,
     }),
-    webhookDeliveries: new DeliveryService(store, endpointRepo, deliveryRepo, events, clock, config.webhookRetrySchedule ?? DEFAULT_RETRY_SCHEDULE),
+    webhookDeliveries: new DeliveryService(store, endpointRepo, deliveryRepo, events, clock, config.webhookRetrySchedule ?? DEFAULT_RETRY_SCHEDULE, mail.notices),
+    mail,
     /** Closes the signal's connections, then the store. */
     async close() {
       await signal.close().catch(() => {});
@@ -149,13 +155,17 @@ export async function openLimits(config: Config, services: Services, clock: Cloc
   const ledger = new UsageLedger(services.store, repo);
   const alerts = new UsageAlerts(services.events, repo, clock);
   const limiter = new RateLimiter(rates, ledger, alerts, config.limits, clock);
+  // Calls to deprecated routes are counted like usage, and written with it; the notice rides on that write.
+  const { mail } = services;
+  const deprecatedCalls = new DeprecatedCalls(services.store, mail.deprecatedCallRepo, clock, config.deprecations, mail.deprecationNotices);
   let pruned = 0;
   return {
     limiter,
-    usage: new UsageService(services.store, repo, ledger, limiter, config.limits, clock),
+    deprecatedCalls,
+    usage: new UsageService(services.store, repo, ledger, limiter, config.limits, clock, deprecatedCalls, mail.deprecatedCallRepo),
     /** Writes the usage gathered so far (every few seconds, and on shutdown); now and then prunes old alert markers. */
     async flush() {
-      await ledger.flush();
+      await Promise.all([ledger.flush(), deprecatedCalls.flush()]);
       if (Date.now() - pruned < 3_600_000) return;
       pruned = Date.now();
       // A marker matters until its cycle (at most a month) or window is over; keep two months.
@@ -165,7 +175,7 @@ export async function openLimits(config: Config, services: Services, clock: Cloc
     /** Waits for alerts being written, writes the last usage, lets go of Redis. The store stays open. */
     async close() {
       await alerts.settled();
-      await ledger.flush();
+      await Promise.all([ledger.flush(), deprecatedCalls.flush()]);
       await rates.close();
     },
   };

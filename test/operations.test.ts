@@ -161,6 +161,7 @@ describe('configuration errors', () => {
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ TLS: 'off' }, 'TRUST_PROXY'],
     [{ TLS_CERT_FILE: '/tmp/cert.pem' }, 'TLS_KEY_FILE'],
+    [{ SMTP_URL: 'http://mailer:hunter2@mail.example.com' }, 'SMTP_URL'],
   ];
   const BAD: [Record<string, string>, string][] = [
     ...AT_START_UP,
@@ -172,6 +173,11 @@ describe('configuration errors', () => {
     [{ PUBLIC_URL: 'cms.example.com' }, 'PUBLIC_URL'],
     [{ PUBLIC_URL: 'https://cms.example.com/app' }, 'PUBLIC_URL'],
     [{ PUBLIC_URL: 'ftp://cms.example.com' }, 'PUBLIC_URL'],
+    [{ SMTP_URL: 'smtp://' }, 'SMTP_URL'],
+    [{ SMTP_URL: 'mail.example.com:587' }, 'SMTP_URL'],
+    [{ MAIL_FROM: 'not an address' }, 'MAIL_FROM'],
+    [{ MAIL_FROM: 'Name <no-reply@example.com' }, 'MAIL_FROM'],
+    [{ MAIL_RETRY_SCHEDULE: '30,0' }, 'MAIL_RETRY_SCHEDULE'],
   ];
 
   it('loadConfig throws a ConfigError naming the variable', () => {
@@ -182,6 +188,20 @@ describe('configuration errors', () => {
         JSON.stringify(env),
       );
     }
+  });
+
+  it('never repeats SMTP_URL in its error: it may hold the SMTP password', () => {
+    assert.throws(
+      () => loadConfig({ SMTP_URL: 'http://mailer:hunter2@mail.example.com' }),
+      (error: unknown) => error instanceof ConfigError && !error.message.includes('hunter2'),
+    );
+  });
+
+  it('reads the mail settings: SMTP_URL, MAIL_FROM (with its default), MAIL_RETRY_SCHEDULE', () => {
+    assert.deepEqual(loadConfig({}).mail, { smtpUrl: undefined, from: 'Content Service <no-reply@localhost>', retrySchedule: undefined });
+    const mail = loadConfig({ SMTP_URL: 'smtps://u:p@smtp.example.com:465', MAIL_FROM: 'CMS <cms@example.com>', MAIL_RETRY_SCHEDULE: '10, 60' }).mail;
+    assert.deepEqual(mail, { smtpUrl: 'smtps://u:p@smtp.example.com:465', from: 'CMS <cms@example.com>', retrySchedule: [10, 60] });
+    assert.equal(loadConfig({ SMTP_URL: 'smtp://127.0.0.1:2525', MAIL_FROM: 'cms@example.com' }).mail.from, 'cms@example.com');
   });
 
   it('loadConfig accepts good values and treats an empty variable as unset', () => {
@@ -211,6 +231,7 @@ describe('configuration errors', () => {
         assert.equal(result.code, 1, `${JSON.stringify(env)}: ${result.stderr}`);
         assert.equal(lines.length, 1, `${JSON.stringify(env)}: ${result.stderr}`);
         assert.match(lines[0]!, new RegExp(`\\b${variable}\\b`));
+        assert.doesNotMatch(result.stderr, /hunter2/);
         assert.doesNotMatch(result.stdout, /listening/);
       });
       await Promise.all(runs);

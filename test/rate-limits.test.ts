@@ -308,7 +308,7 @@ describe('the OpenAPI document', () => {
     const usage = doc.paths['/v1/usage'].get;
     assert.equal(usage.operationId, 'getUsage');
     assert.deepEqual(Object.keys(usage.responses['200'].content['application/json'].schema.properties.data.properties).sort(), [
-      'apps', 'days', 'keys', 'period_end', 'period_start', 'plan', 'quota', 'rate_limit', 'remaining', 'used',
+      'apps', 'days', 'deprecated_calls', 'keys', 'period_end', 'period_start', 'plan', 'quota', 'rate_limit', 'remaining', 'used',
     ]);
     for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { responses: Record<string, { headers?: object }> }>>)) {
       for (const [method, operation] of Object.entries(item)) {

@@ -119,6 +119,7 @@ for (const store of testStores()) {
           ],
           apps: [],
           days: [{ date: '2027-03-15', used: 7 }],
+          deprecated_calls: [],
         });
         assert.equal(h.remaining, 1000 - 15, 'the hourly limit counted all 15 authenticated requests');
       });

@@ -13,6 +13,7 @@ import { UsersSection } from './sections/users.js';
 import { ContentSection } from './sections/content.js';
 import { OAuthAppsSection } from './sections/oauth-apps.js';
 import { ConnectedAppsSection } from './sections/connected-apps.js';
+import { ProfileSection } from './sections/profile.js';
 
 export function App() {
   const [session, setSession] = useState<SessionView | null | undefined>(undefined);
@@ -130,6 +131,7 @@ function Route(props: { path: string; session: SessionView }) {
   if (path.startsWith('/settings')) return <SettingsSection session={session} />;
   if (path.startsWith('/usage')) return <UsageSection session={session} />;
   if (path.startsWith('/users')) return <UsersSection session={session} />;
+  if (path.startsWith('/profile')) return <ProfileSection session={session} />;
   return <ContentSection session={session} path={path} />;
 }
 

@@ -19,6 +19,7 @@ export const SECTIONS: Section[] = [
   { path: '/usage', title: 'Usage', roles: EVERYONE },
   { path: '/users', title: 'Users', roles: ADMINS },
   { path: '/content', title: 'Content', roles: EVERYONE },
+  { path: '/profile', title: 'Profile', roles: EVERYONE },
 ];
 
 export const isAdmin = (role: Role) => ADMINS.includes(role);

@@ -32,9 +32,9 @@ export function rateLimitHeaders(state: LimitState): Record<string, string> {
   };
 }
 
-// /auth and the OAuth sign-in page throttle sign-in themselves (admitSignIn); dashboard pages and
-// assets are not the API, nor is the OAuth authorization server (/oauth, /.well-known).
-const EXEMPT = /^\/(?:healthz|readyz|metrics|docs|auth|oauth|\.well-known)(?:[/?]|$)/;
+// /auth, the OAuth sign-in page and the /password pages throttle themselves (admitSignIn); dashboard
+// pages and assets are not the API, nor is the OAuth authorization server (/oauth, /.well-known).
+const EXEMPT = /^\/(?:healthz|readyz|metrics|docs|auth|password|oauth|\.well-known)(?:[/?]|$)/;
 
 /** Adds the counting hook; register it after the hook that sets the request id, before any route's own. */
 export function installRateLimits(app: FastifyInstance, limiter: RateLimiter, auth: Authenticator): void {

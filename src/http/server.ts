@@ -26,7 +26,7 @@ import type { Realtime } from './ws.js';
 import { eventRoutes } from './routes/events.js';
 import { ErrorBody } from './schemas.js';
 import { validatorCompiler } from './validation.js';
-import { deprecationHeaders } from './deprecation.js';
+import { countDeprecatedCalls, deprecationHeaders } from './deprecation.js';
 import type { RateLimiter } from '../domain/limits/rate-limiter.js';
 import type { UsageService } from '../domain/limits/usage.js';
 import { installRateLimits } from './rate-limit.js';
@@ -40,6 +40,10 @@ import type { OAuthAuthorizationService } from '../domain/oauth/authorizations.j
 import type { AuthorizationServerStore } from '../domain/oauth/server-store.js';
 import { oauthRoutes } from './oauth/mount.js';
 import { oauthApiRoutes } from './routes/oauth.js';
+import type { PasswordLinks } from '../domain/auth/password-links.js';
+import type { DeprecatedCalls } from '../domain/limits/deprecated-calls.js';
+import { pagesScope } from './pages/plugin.js';
+import { passwordPages } from './pages/password.js';
 
 export interface HttpDeps {
   config: Config;
@@ -61,6 +65,10 @@ export interface HttpDeps {
   authorizationServer: AuthorizationServerStore;
   /** PUBLIC_URL, or this instance's own address once it listens: the OAuth issuer. */
   publicUrl: () => string;
+  /** One-time links to set a password: the /password pages (docs/email.md). */
+  passwordLinks: PasswordLinks;
+  /** Who calls deprecated routes, for the notices and GET /v1/usage. */
+  deprecatedCalls: DeprecatedCalls;
   ready: () => Promise<void>;
   lifecycle: Lifecycle;
   /** Where log lines go; defaults to stdout. Tests pass a stream they can read. */
@@ -157,6 +165,7 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
     return { ...payload, meta: { request_id: request.id, response_time: `${reply.elapsedTime.toFixed(2)}ms` } };
   });
 
+  if (config.deprecations.length > 0) app.addHook('onResponse', countDeprecatedCalls(deps.deprecatedCalls));
   app.addHook('onResponse', async (request, reply) => {
     // Also here: a refused WebSocket upgrade's response never emits 'close'.
     request.endInFlight?.();
@@ -208,7 +217,8 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
   await registerOpenApi(app);
   await app.register(healthRoutes(deps.ready));
   registerMetrics(app, { token: config.metricsToken, openSockets: deps.realtime.count, streamSubscribers: deps.realtime.subscribers });
-  await app.register(sessionRoutes(deps.sessions, deps.limiter, config.sessions.maxHours * 3600), { prefix: '/auth' });
+  await app.register(sessionRoutes(deps.sessions, deps.users, deps.limiter, config.sessions.maxHours * 3600), { prefix: '/auth' });
+  await app.register(pagesScope(passwordPages(deps.passwordLinks, deps.limiter)), { prefix: '/password' });
   await app.register(
     oauthRoutes({
       server: deps.authorizationServer,

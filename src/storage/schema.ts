@@ -224,6 +224,62 @@ export interface OAuthRecordTable {
   expires_at: string;
 }
 
+/** One e-mail message waiting in the outbox, being sent, sent or given up (migration 008). */
+export interface MailOutboxTable {
+  id: string;
+  account_id: string;
+  kind: string;
+  recipient: string;
+  /** The recipient's domain, lower case: the worker's partition. */
+  domain: string;
+  subject: string;
+  /** The message's parts, erased (null) once it is sent or given up: they may hold a one-time link. */
+  text_body: string | null;
+  html_body: string | null;
+  message_id: string;
+  /** pending, sent or failed. */
+  status: string;
+  /** Attempts made so far. */
+  attempts: number;
+  last_error: string | null;
+  created_at: string;
+  /** While pending: when the next attempt is due. */
+  next_attempt_at: string | null;
+  sent_at: string | null;
+  /** A worker's claim on a pending message: its token and when the claim lapses. */
+  lease: string | null;
+  locked_until: string | null;
+}
+
+/** A one-time link to set a password (invitation or reset); only the token's hash is stored. */
+export interface PasswordLinkTable {
+  token_hash: string;
+  account_id: string;
+  user_id: string;
+  purpose: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** One row per notice sent under a marker; the primary key makes it once only (or once per period). */
+export interface MailMarkerTable {
+  account_id: string;
+  marker: string;
+  sent_at: string;
+}
+
+/** Calls to a deprecated route per account, billing cycle and key; added to in batches (migration 008). */
+export interface DeprecatedCallTable {
+  account_id: string;
+  period_start: string;
+  method: string;
+  path: string;
+  key_id: string;
+  calls: number;
+  last_called_at: string;
+}
+
 export interface Database {
   webhook_endpoints: WebhookEndpointTable;
   webhook_deliveries: WebhookDeliveryTable;
@@ -243,6 +299,10 @@ export interface Database {
   oauth_grants: OAuthGrantTable;
   oauth_tokens: OAuthTokenTable;
   oauth_records: OAuthRecordTable;
+  mail_outbox: MailOutboxTable;
+  password_links: PasswordLinkTable;
+  mail_markers: MailMarkerTable;
+  deprecated_calls: DeprecatedCallTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

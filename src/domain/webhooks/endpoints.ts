@@ -19,7 +19,8 @@ import type {
   WebhookListQuery,
   WebhookUpdate,
 } from '../schemas/webhooks.js';
-import { WEBHOOK_PLANS, type DeliveryWake } from './queue.js';
+import type { Wake } from '../outbox.js';
+import { WEBHOOK_PLANS } from './queue.js';
 import { generateSecret } from './signature.js';
 import { resolveTarget, TargetRefused } from './targets.js';
 
@@ -45,7 +46,8 @@ export class WebhookService {
     private readonly events: EventLog,
     private readonly clock: Clock,
     private readonly allowPrivate: boolean,
-    private readonly wake: DeliveryWake,
+    /** Tells this process's delivery worker that an attempt was queued outside the event log (pings, retries). */
+    private readonly wake: Wake,
   ) {}
 
   async list(principal: Principal, query: WebhookListQuery): Promise<PageResult<WebhookEndpoint>> {

@@ -8,6 +8,7 @@ import { usage } from './004-usage.js';
 import { webhooks } from './005-webhooks.js';
 import { dashboard } from './006-dashboard.js';
 import { oauth } from './007-oauth.js';
+import { mail } from './008-mail.js';
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return {
@@ -20,6 +21,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '005-webhooks': webhooks(dialect),
         '006-dashboard': dashboard(dialect),
         '007-oauth': oauth(dialect),
+        '008-mail': mail(dialect),
       };
     },
   };
