@@ -45,7 +45,15 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   // Background failures (a lost signal connection, a failed prune) are logged once the logger exists.
   const logger: { log?: FastifyInstance['log'] } = {};
   const backgroundError = (what: string) => (error: unknown) => logger.log?.warn({ err: error }, what);
-  const services = await openServices(config, { clock: options.clock, listen: true, onError: backgroundError('event signal failed') });
+  const services = await openServices(config, {
+    clock: options.clock,
+    listen: true,
+    onError: backgroundError('event signal failed'),
+    onStoreState: (state, error) =>
+      state === 'down'
+        ? logger.log?.warn({ err: error }, 'The store is unavailable: requests that need it are answered 503 until it answers')
+        : logger.log?.info('The store answers again'),
+  });
   const clock = options.clock ?? systemClock;
   const limits = await openLimits(config, services, clock, (state, error) =>
     state === 'down'

@@ -2,6 +2,7 @@
 // composition root (app.ts) and the administration CLI, which needs no web stack.
 import type { Config } from './config.js';
 import { openStore } from './storage/db.js';
+import type { StoreStateListener } from './storage/health.js';
 import { AccountRepository } from './storage/account-repository.js';
 import { ApiKeyRepository } from './storage/api-key-repository.js';
 import { ContentRepository } from './storage/content-repository.js';
@@ -31,6 +32,8 @@ export interface ServiceOptions {
   /** Hear other instances' event signals (the server); the CLI only writes. */
   listen?: boolean;
   onError?: (error: unknown) => void;
+  /** Hears when the store stops answering and when it answers again (once per change). */
+  onStoreState?: StoreStateListener;
 }
 import { WebhookDeliveryRepository } from './storage/webhook-delivery-repository.js';
 import { WebhookEndpointRepository } from './storage/webhook-endpoint-repository.js';
@@ -42,7 +45,7 @@ import { WebhookService } from './domain/webhooks/endpoints.js';
 /** Opens the store (applying migrations) and builds the domain services on it. */
 export async function openServices(config: Config, options: ServiceOptions = {}) {
   const clock = options.clock ?? systemClock;
-  const store = openStore(config.store);
+  const store = openStore(config.store, options.onStoreState);
   try {
     await store.migrate();
   } catch (error) {

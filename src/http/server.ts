@@ -172,7 +172,9 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
 
   app.setErrorHandler(async (error, request, reply) => {
     const e = toHttpError(error);
-    if (e.status >= 500) request.log.error({ err: error }, 'request failed');
+    // A 503 is expected (shutting down, or the store unavailable, which is logged once per outage):
+    // the request's own line says it. Anything else at 500 is a fault, logged with its stack.
+    if (e.status >= 500 && e.status !== 503) request.log.error({ err: error }, 'request failed');
     return reply
       .code(e.status)
       .headers(e.headers ?? {})

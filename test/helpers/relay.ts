@@ -2,7 +2,12 @@
 // away from the service under test and bring it back.
 import net from 'node:net';
 
-/** A TCP relay to Redis on a loopback port: cut() drops every connection and stops listening; mend() listens again on the same port. */
+const DEFAULT_PORTS: Record<string, number> = { 'redis:': 6379, 'postgres:': 5432, 'postgresql:': 5432 };
+
+/**
+ * A TCP relay to a server (`redis://…` or `postgres://…`) on a loopback port: cut() drops every
+ * connection and stops listening; mend() listens again on the same port.
+ */
 export class Relay {
   private server?: net.Server;
   private readonly sockets = new Set<net.Socket>();
@@ -11,13 +16,22 @@ export class Relay {
 
   constructor(private readonly target: URL) {}
 
+  /** The target's URL with the relay's address in place of the server's. */
   get url(): string {
-    return `redis://127.0.0.1:${this.port}`;
+    return this.urlFor(this.target.href);
+  }
+
+  /** `url` (another database on the same server, say) with the relay's address in place of the server's. */
+  urlFor(url: string): string {
+    const through = new URL(url);
+    through.hostname = '127.0.0.1';
+    through.port = String(this.port);
+    return through.toString();
   }
 
   async start(): Promise<void> {
     this.server = net.createServer((client) => {
-      const upstream = net.connect({ host: this.target.hostname, port: Number(this.target.port || 6379) });
+      const upstream = net.connect({ host: this.target.hostname, port: Number(this.target.port || DEFAULT_PORTS[this.target.protocol]) });
       for (const s of [client, upstream]) {
         this.sockets.add(s);
         s.on('error', () => {});

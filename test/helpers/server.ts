@@ -25,6 +25,8 @@ export interface TestServer {
   baseUrl: string;
   port: number;
   dataDir: string;
+  /** On PostgreSQL, the database created for this server (as the test runner reaches it). */
+  databaseUrl?: string;
   /** Every log line written so far. */
   logs: string[];
   /** A fresh account with an owner and a key. */
@@ -41,6 +43,8 @@ export interface ServerOptions {
   clock?: Clock;
   wsPingIntervalMs?: number;
   eventPollMs?: number;
+  /** On PostgreSQL, the URL the app uses for the database created for it (a relay's, say). */
+  databaseUrl?: (created: string) => string;
 }
 
 export async function startServer(store: StoreKind, options: ServerOptions = {}): Promise<TestServer> {
@@ -51,7 +55,7 @@ export async function startServer(store: StoreKind, options: ServerOptions = {})
     PORT: '0',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
-    ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
+    ...(pgDb ? { DATABASE_URL: options.databaseUrl?.(pgDb.url) ?? pgDb.url } : {}),
     ...options.env,
   });
   const logs: string[] = [];
@@ -75,6 +79,7 @@ export async function startServer(store: StoreKind, options: ServerOptions = {})
     baseUrl,
     port: listener.address.port,
     dataDir,
+    databaseUrl: pgDb?.url,
     logs,
     async account(opts = {}) {
       const email = opts.email ?? `owner${++counter}-${process.pid}-${Date.now()}@example.com`;
