@@ -25,7 +25,7 @@ import { registerMetrics } from './metrics.js';
 import type { Realtime } from './ws.js';
 import { eventRoutes } from './routes/events.js';
 import { ErrorBody } from './schemas.js';
-import { validatorCompiler } from './validation.js';
+import { refuseUnusableParams, validatorCompiler } from './validation.js';
 import { deprecationHeaders } from './deprecation.js';
 import type { RateLimiter } from '../domain/limits/rate-limiter.js';
 import type { UsageService } from '../domain/limits/usage.js';
@@ -134,6 +134,8 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
       throw new DomainError('unavailable', 'The server is shutting down; retry shortly.');
     }
   });
+
+  app.addHook('preHandler', refuseUnusableParams);
 
   // A dashboard session cookie stands in for a key on /v1; resolved before the limiter counts the request.
   app.addHook('onRequest', resolveSessions(deps.sessions));
