@@ -8,9 +8,9 @@ import type { Store } from './storage/db.js';
 import { openLimits, openServices } from './services.js';
 import { FLUSH_EVERY_MS } from './domain/limits/usage-ledger.js';
 import { loadCertificate } from './http/certificate.js';
-import { Lifecycle } from './http/lifecycle.js';
+import { closeConnections, Lifecycle } from './http/lifecycle.js';
 import { buildHttpApp } from './http/server.js';
-import { listen, type Listener } from './http/transport.js';
+import { ConnectionCounts, listen, trustedProxy, type Listener } from './http/transport.js';
 import { realtime } from './http/ws.js';
 import { EventStream } from './domain/events/event-stream.js';
 import { startEventRetention } from './workers/event-retention.js';
@@ -63,6 +63,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const stream = new EventStream(services.feed, services.heads, services.signal, backgroundError('event stream read failed'), options.eventPollMs);
   const live = realtime({ auth: services.auth, feed: services.feed, stream, pingIntervalMs: options.wsPingIntervalMs });
   const lifecycle = new Lifecycle();
+  const connectionCounts = new ConnectionCounts();
   const certificate = config.tls.mode === 'on' ? await loadCertificate(config.tls, config.dataDir) : undefined;
   const http = await buildHttpApp(
     {
@@ -73,6 +74,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       realtime: live,
       ready: () => services.store.ping(),
       lifecycle,
+      connections: connectionCounts,
       logStream: options.logStream,
     },
     certificate,
@@ -103,12 +105,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     live.closeAll();
     // In-flight webhook attempts get the same grace as requests, in parallel with them.
     const workerStopped = worker.stop(config.shutdownGraceSeconds * 1000);
-    if (listener) {
-      void listener.stopAccepting();
-      listener.closeIdle();
-      await lifecycle.drained(config.shutdownGraceSeconds * 1000);
-      listener.closeAll();
-    }
+    if (listener) await closeConnections(listener, lifecycle, config.shutdownGraceSeconds * 1000);
     await Promise.all([http.close(), workerStopped]);
     for (const timer of timers) clearInterval(timer);
     stream.close();
@@ -124,7 +121,15 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     http,
     accounts: services.accounts,
     async listen() {
-      listener = await listen(http, config.host, config.port, config.tls.mode === 'on');
+      listener = await listen(http, {
+        host: config.host,
+        port: config.port,
+        tls: config.tls.mode === 'on',
+        headersTimeoutMs: config.connections.headersTimeoutSeconds * 1000,
+        maxPerAddress: config.connections.maxPerAddress,
+        exempt: trustedProxy(config),
+        counts: connectionCounts,
+      });
       return listener;
     },
     publicUrl: () => publicUrlOf(config, listener?.address.port),

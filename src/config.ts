@@ -58,6 +58,17 @@ export interface Config {
   limits: LimitsConfig;
   /** Dashboard sign-in sessions (docs/dashboard.md). */
   sessions: SessionConfig;
+  /** Connections from clients (docs/reliability.md, "Slow and idle clients"). */
+  connections: ConnectionsConfig;
+}
+
+export interface ConnectionsConfig {
+  /** A connection must finish its TLS handshake, and each request's headers must arrive, within this. */
+  headersTimeoutSeconds: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutSeconds: number;
+  /** Connections one client address (an IPv6 /64) may hold open at once; 0 for no cap. Trusted proxies are exempt. */
+  maxPerAddress: number;
 }
 
 export interface SessionConfig {
@@ -262,6 +273,13 @@ export function loadConfig(environment: Env = process.env): Config {
     sessions: {
       idleMinutes: integer(env, 'SESSION_IDLE_MINUTES', 1, 7 * 24 * 60, 60),
       maxHours: integer(env, 'SESSION_MAX_HOURS', 1, 30 * 24, 12),
+    },
+    connections: {
+      headersTimeoutSeconds: integer(env, 'HEADERS_TIMEOUT_SECONDS', 1, 60, 10),
+      // Behind a proxy, longer than the proxy's own idle timeout (60 s on common load balancers),
+      // so that the proxy never reuses a connection the service is closing.
+      keepAliveTimeoutSeconds: integer(env, 'KEEP_ALIVE_TIMEOUT_SECONDS', 1, 600, tlsMode === 'on' ? 5 : 75),
+      maxPerAddress: integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', 0, 1_000_000, 256),
     },
   };
 }

@@ -14,6 +14,8 @@ export interface MetricsOptions {
   openSockets: () => number;
   /** Connections attached to the live event stream (subscribed at least once). */
   streamSubscribers: () => number;
+  /** Client connections open, and refused for their address's cap. */
+  connections: { readonly open: number; readonly refused: number };
 }
 
 function sameSecret(given: string | undefined, expected: string): boolean {
@@ -53,6 +55,24 @@ export function registerMetrics(app: FastifyInstance, options: MetricsOptions): 
     registers: [registry],
     collect() {
       this.set(options.streamSubscribers());
+    },
+  });
+
+  new Gauge({
+    name: 'cms_connections',
+    help: 'Client connections open on this instance (HTTP, TLS and WebSocket).',
+    registers: [registry],
+    collect() {
+      this.set(options.connections.open);
+    },
+  });
+  new Counter({
+    name: 'cms_connections_refused_total',
+    help: 'Client connections closed at once because their address held MAX_CONNECTIONS_PER_ADDRESS already.',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(options.connections.refused);
     },
   });
 

@@ -14,6 +14,7 @@ import { newId } from '../domain/ids.js';
 import { asksToUpgrade, authenticate, requireDeclaredScope } from './auth.js';
 import { HttpsRequired, toHttpError } from './errors.js';
 import { Lifecycle } from './lifecycle.js';
+import { whenExchangeOver } from './exchange.js';
 import { registerOpenApi } from './openapi.js';
 import { RouteIndex } from './route-index.js';
 import { contentRoutes } from './routes/content.js';
@@ -23,13 +24,15 @@ import { webhookRoutes } from './routes/webhooks.js';
 import { healthRoutes } from './routes/health.js';
 import { registerMetrics } from './metrics.js';
 import type { Realtime } from './ws.js';
+import type { ConnectionCounts } from './transport.js';
 import { eventRoutes } from './routes/events.js';
 import { ErrorBody } from './schemas.js';
 import { refuseUnusableParams, validatorCompiler } from './validation.js';
+import { answerClientError, answerConnect, answerFrameworkError, endGracefully } from './raw-replies.js';
 import { deprecationHeaders } from './deprecation.js';
 import type { RateLimiter } from '../domain/limits/rate-limiter.js';
 import type { UsageService } from '../domain/limits/usage.js';
-import { installRateLimits } from './rate-limit.js';
+import { clientAddress, installRateLimits } from './rate-limit.js';
 import { usageRoutes } from './routes/usage.js';
 import type { SessionService } from '../domain/auth/sessions.js';
 import { registerDashboard } from './dashboard.js';
@@ -52,6 +55,8 @@ export interface HttpDeps {
   sessions: SessionService;
   ready: () => Promise<void>;
   lifecycle: Lifecycle;
+  /** Client connections, as the listener counts them (for /metrics). */
+  connections: ConnectionCounts;
   /** Where log lines go; defaults to stdout. Tests pass a stream they can read. */
   logStream?: NodeJS.WritableStream;
 }
@@ -68,14 +73,30 @@ declare module 'fastify' {
 }
 
 export const BODY_LIMIT = 2 * 1024 * 1024;
+/** How often Node looks for connections past their header or request deadline (its default is 30 s). */
+export const CHECK_TIMEOUTS_EVERY_MS = 1000;
 
 /** Hides the WebSocket token (and any other secret query value) in logged URLs. */
 export function redactUrl(url: string): string {
   return url.replace(/([?&](?:token|key|api_key)=)[^&]*/gi, '$1[REDACTED]');
 }
 
+/** TLS 1.2 suites: forward secrecy (ECDHE) and authenticated encryption (GCM, ChaCha20-Poly1305) only; TLS 1.3's are all AEAD. */
+export const TLS12_CIPHERS = [
+  'ECDHE-ECDSA-AES128-GCM-SHA256',
+  'ECDHE-RSA-AES128-GCM-SHA256',
+  'ECDHE-ECDSA-AES256-GCM-SHA384',
+  'ECDHE-RSA-AES256-GCM-SHA384',
+  'ECDHE-ECDSA-CHACHA20-POLY1305',
+  'ECDHE-RSA-CHACHA20-POLY1305',
+].join(':');
+
 export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: string }): Promise<FastifyInstance> {
   const { config, lifecycle } = deps;
+  const tls = https !== undefined;
+  // Slow and idle clients (D4): the TLS handshake and each request's headers get HEADERS_TIMEOUT_SECONDS.
+  const headersTimeout = config.connections.headersTimeoutSeconds * 1000;
+  const deadlines = { headersTimeout, connectionsCheckingInterval: CHECK_TIMEOUTS_EVERY_MS };
   const options: FastifyServerOptions = {
     logger: {
       level: config.logLevel,
@@ -87,14 +108,22 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
     genReqId: () => newId('req'),
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT,
-    keepAliveTimeout: 72_000,
+    keepAliveTimeout: config.connections.keepAliveTimeoutSeconds * 1000,
     requestTimeout: 60_000,
     connectionTimeout: 0,
+    // Malformed requests, undecodable URLs: the contract's envelope, never Fastify's own body.
+    clientErrorHandler: answerClientError(tls),
+    frameworkErrors: answerFrameworkError(tls),
     return503OnClosing: false,
     trustProxy: config.tls.mode === 'off' ? config.tls.trustProxy : false,
-    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    // No parameter is too long to be looked up (it is then simply not found): the 16 KiB header limit bounds it.
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 16 * 1024 },
   };
-  const app = Fastify(https ? ({ ...options, https } as FastifyServerOptions) : options).withTypeProvider<TypeBoxTypeProvider>();
+  const httpsOptions = https && { ...https, ...deadlines, handshakeTimeout: headersTimeout, minVersion: 'TLSv1.2', ciphers: TLS12_CIPHERS, honorCipherOrder: true };
+  // Server options Fastify passes on to Node ({https} or {http}), which its types do not list together.
+  const serverOptions = (httpsOptions ? { https: httpsOptions } : { http: deadlines }) as object;
+  const app = Fastify({ ...options, ...serverOptions } as FastifyServerOptions).withTypeProvider<TypeBoxTypeProvider>();
+  app.server.on('connect', answerConnect(app.log, tls));
 
   app.setValidatorCompiler(validatorCompiler());
   app.addSchema(ErrorBody);
@@ -122,7 +151,7 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
   app.addHook('onRequest', async (request, reply) => {
     request.endInFlight = lifecycle.begin();
     if (asksToUpgrade(request)) reply.header('Connection', 'close');
-    reply.raw.once('close', request.endInFlight);
+    whenExchangeOver(request, reply, request.endInFlight);
     reply.header('X-Request-Id', request.id);
     const headers = deprecated.get(`${request.method} ${request.routeOptions.url}`);
     if (headers) reply.headers(headers);
@@ -143,6 +172,12 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
   // Rate limits come right after the request id and before everything else (CONTRACT.md §3, §8).
   if (config.limits.enabled) installRateLimits(app, deps.limiter, deps.auth);
 
+  // Shutting down: answers still being made end their connection too, so no client sends more on it.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (lifecycle.closing) reply.header('Connection', 'close');
+    return payload;
+  });
+
   app.addHook('preSerialization', async (request, reply, payload) => {
     if (request.routeOptions.config?.raw || payload === null || typeof payload !== 'object' || Array.isArray(payload)) return payload;
     return { ...payload, meta: { request_id: request.id, response_time: `${reply.elapsedTime.toFixed(2)}ms` } };
@@ -153,11 +188,7 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
     request.endInFlight?.();
     // An upgrade request that was answered in HTTP leaves a connection that can carry nothing more
     // (it left the server's HTTP parser; the reply said Connection: close): finish writing, close it.
-    if (asksToUpgrade(request) && reply.statusCode !== 101) {
-      const socket = request.raw.socket;
-      socket.end();
-      setTimeout(() => socket.destroy(), 1000).unref();
-    }
+    if (asksToUpgrade(request) && reply.statusCode !== 101) endGracefully(request.raw.socket);
     request.log.info(
       {
         method: request.method,
@@ -166,7 +197,7 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
         duration_ms: Number(reply.elapsedTime.toFixed(2)),
         account_id: request.principal?.accountId,
         client_request_id: request.headers['x-request-id'],
-        remote_address: request.ip,
+        remote_address: clientAddress(request),
       },
       'request',
     );
@@ -200,7 +231,7 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
 
   await registerOpenApi(app);
   await app.register(healthRoutes(deps.ready));
-  registerMetrics(app, { token: config.metricsToken, openSockets: deps.realtime.count, streamSubscribers: deps.realtime.subscribers });
+  registerMetrics(app, { token: config.metricsToken, openSockets: deps.realtime.count, streamSubscribers: deps.realtime.subscribers, connections: deps.connections });
   await app.register(sessionRoutes(deps.sessions, deps.limiter, config.sessions.maxHours * 3600), { prefix: '/auth' });
   await app.register(
     async (v1) => {

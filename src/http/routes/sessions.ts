@@ -7,7 +7,7 @@ import { DomainError, forbidden } from '../../domain/errors.js';
 import type { RateLimiter } from '../../domain/limits/rate-limiter.js';
 import type { SessionService } from '../../domain/auth/sessions.js';
 import { normaliseEmail } from '../../domain/users/users.js';
-import { rateLimitHeaders } from '../rate-limit.js';
+import { clientAddress, rateLimitHeaders } from '../rate-limit.js';
 import { checkCsrf, clearSessionCookie, ownOrigin, sessionToken, setSessionCookie } from '../sessions.js';
 
 const SignIn = Type.Object(
@@ -29,7 +29,7 @@ export function sessionRoutes(sessions: SessionService, limiter: RateLimiter, ma
       if (request.headers.origin !== undefined && request.headers.origin !== ownOrigin(request)) {
         throw forbidden('Cross-site sign-in refused: sign in from the dashboard itself.');
       }
-      const admission = await limiter.admitSignIn(request.ip, normaliseEmail(request.body.email));
+      const admission = await limiter.admitSignIn(clientAddress(request), normaliseEmail(request.body.email));
       reply.headers(rateLimitHeaders(admission.state));
       if (admission.refusal) throw admission.refusal;
       const { token, session } = await sessions.signIn(request.body.email, request.body.password, request.headers['user-agent']);
