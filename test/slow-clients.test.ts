@@ -33,9 +33,10 @@ function tcpFrom(port: number, localAddress: string): Promise<net.Socket> {
   });
 }
 
-function tlsFrom(port: number, ca: string, localAddress: string): Promise<tls.TLSSocket> {
+async function tlsFrom(port: number, ca: string, localAddress: string): Promise<tls.TLSSocket> {
+  const tcp = await tcpFrom(port, localAddress);
   return new Promise((resolve, reject) => {
-    const socket = tls.connect({ host: '127.0.0.1', port, ca, servername: 'localhost', localAddress }, () => resolve(socket));
+    const socket = tls.connect({ socket: tcp, ca, servername: 'localhost' }, () => resolve(socket));
     socket.once('error', reject);
   });
 }

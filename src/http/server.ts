@@ -29,6 +29,7 @@ import { eventRoutes } from './routes/events.js';
 import { ErrorBody } from './schemas.js';
 import { refuseUnusableParams, validatorCompiler } from './validation.js';
 import { answerClientError, answerConnect, answerFrameworkError, endGracefully } from './raw-replies.js';
+import { registerSecurityHeaders } from './security-headers.js';
 import { deprecationHeaders } from './deprecation.js';
 import type { RateLimiter } from '../domain/limits/rate-limiter.js';
 import type { UsageService } from '../domain/limits/usage.js';
@@ -125,6 +126,7 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
   const app = Fastify({ ...options, ...serverOptions } as FastifyServerOptions).withTypeProvider<TypeBoxTypeProvider>();
   app.server.on('connect', answerConnect(app.log, tls));
 
+  await registerSecurityHeaders(app, tls);
   app.setValidatorCompiler(validatorCompiler());
   app.addSchema(ErrorBody);
   app.decorateRequest('principal', null);
