@@ -55,9 +55,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         : logger.log?.info('The store answers again'),
   });
   const clock = options.clock ?? systemClock;
+  const withoutRedis = config.limits.onRedisDown === 'open' ? 'rate limits are counted in this instance alone' : 'requests are answered 503';
   const limits = await openLimits(config, services, clock, (state, error) =>
     state === 'down'
-      ? logger.log?.warn({ err: error }, 'Redis is unreachable: rate limits are counted in this instance alone until it answers')
+      ? logger.log?.warn({ err: error }, `Redis is unreachable: ${withoutRedis} until it answers`)
       : logger.log?.info('Redis answers again: rate limits are shared again'),
   );
   const stream = new EventStream(services.feed, services.heads, services.signal, backgroundError('event stream read failed'), options.eventPollMs);
@@ -75,6 +76,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       ready: () => services.store.ping(),
       lifecycle,
       connections: connectionCounts,
+      rateLimitDegradedSeconds: limits.degradedSeconds,
       logStream: options.logStream,
     },
     certificate,

@@ -18,6 +18,8 @@ export interface LimitsConfig {
   perAddress: number;
   /** Prepended to every Redis key, so several deployments (or test runs) can share one Redis. */
   redisKeyPrefix: string;
+  /** `RATE_LIMIT_ON_REDIS_DOWN`: count in each instance alone (`open`) or answer 503 (`closed`) while Redis is unreachable. */
+  onRedisDown: 'open' | 'closed';
 }
 
 export interface Deprecation {
@@ -213,6 +215,7 @@ function limits(env: Env): LimitsConfig {
     monthly: planFigures(env, 'PLAN_QUOTAS', { free: 2_000, basic: 20_000, pro: 200_000, enterprise: 2_000_000 }),
     perAddress: integer(env, 'IP_RATE_LIMIT', 1, 1_000_000, 60),
     redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'cms:',
+    onRedisDown: oneOf(env, 'RATE_LIMIT_ON_REDIS_DOWN', ['open', 'closed'], 'open'),
   };
 }
 

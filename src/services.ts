@@ -117,11 +117,13 @@ type Services = Awaited<ReturnType<typeof openServices>>;
  */
 export async function openLimits(config: Config, services: Services, clock: Clock = systemClock, onRedisState: RedisStateListener = () => {}) {
   let rates: RateStore = new MemoryRateStore();
+  let degradedSeconds = () => 0;
   if (config.redisUrl !== undefined && config.limits.enabled) {
-    const redis = new RedisRateStore(config.redisUrl, config.limits.redisKeyPrefix, onRedisState);
-    // Start without Redis rather than not at all: the store fails open until it connects.
-    if (!(await redis.connected(2000))) onRedisState('down', new Error('Redis did not answer within 2 s of start-up'));
+    const redis = new RedisRateStore(config.redisUrl, config.limits.redisKeyPrefix, onRedisState, config.limits.onRedisDown === 'closed');
+    // Start without Redis rather than not at all: the store is in its outage mode until it connects.
+    await redis.connected(2000);
     rates = redis;
+    degradedSeconds = () => redis.degradedSeconds();
   }
   const repo = new UsageRepository();
   const ledger = new UsageLedger(services.store, repo);
@@ -131,6 +133,8 @@ export async function openLimits(config: Config, services: Services, clock: Cloc
   return {
     limiter,
     usage: new UsageService(services.store, repo, ledger, limiter, config.limits, clock),
+    /** Seconds this instance has spent without Redis, counting alone or refusing (for /metrics). */
+    degradedSeconds,
     /** Writes the usage gathered so far (every few seconds, and on shutdown); now and then prunes old alert markers. */
     async flush() {
       await ledger.flush();

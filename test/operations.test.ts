@@ -168,6 +168,11 @@ describe('configuration errors', () => {
     [{ PUBLIC_URL: 'cms.example.com' }, 'PUBLIC_URL'],
     [{ PUBLIC_URL: 'https://cms.example.com/app' }, 'PUBLIC_URL'],
     [{ PUBLIC_URL: 'ftp://cms.example.com' }, 'PUBLIC_URL'],
+    [{ RATE_LIMIT_ON_REDIS_DOWN: 'ajar' }, 'RATE_LIMIT_ON_REDIS_DOWN'],
+    [{ HEADERS_TIMEOUT_SECONDS: '0' }, 'HEADERS_TIMEOUT_SECONDS'],
+    [{ HEADERS_TIMEOUT_SECONDS: '61' }, 'HEADERS_TIMEOUT_SECONDS'],
+    [{ KEEP_ALIVE_TIMEOUT_SECONDS: '0' }, 'KEEP_ALIVE_TIMEOUT_SECONDS'],
+    [{ MAX_CONNECTIONS_PER_ADDRESS: '-1' }, 'MAX_CONNECTIONS_PER_ADDRESS'],
   ];
 
   it('loadConfig throws a ConfigError naming the variable', () => {
@@ -188,6 +193,10 @@ describe('configuration errors', () => {
     assert.deepEqual(config.store, { kind: 'sqlite', file: path.join('/tmp/data', 'cms.sqlite') });
     assert.equal(config.logLevel, 'warn');
     assert.deepEqual(loadConfig({ DATABASE_URL: 'postgres://db/cms' }).store, { kind: 'postgres', url: 'postgres://db/cms' });
+    // Keep-alive outlives a proxy's idle timeout behind one, and is short when clients come directly.
+    assert.deepEqual(config.connections, { headersTimeoutSeconds: 10, keepAliveTimeoutSeconds: 75, maxPerAddress: 256 });
+    assert.equal(loadConfig({}).connections.keepAliveTimeoutSeconds, 5);
+    assert.equal(loadConfig({}).limits.onRedisDown, 'open');
   });
 
   it('PUBLIC_URL is an origin; unset, it is https://<HOST>:<the port bound>', () => {

@@ -16,6 +16,8 @@ export interface MetricsOptions {
   streamSubscribers: () => number;
   /** Client connections open, and refused for their address's cap. */
   connections: { readonly open: number; readonly refused: number };
+  /** Seconds spent with Redis unreachable (rate limits counted alone, or refused). */
+  rateLimitDegradedSeconds: () => number;
 }
 
 function sameSecret(given: string | undefined, expected: string): boolean {
@@ -73,6 +75,16 @@ export function registerMetrics(app: FastifyInstance, options: MetricsOptions): 
     collect() {
       this.reset();
       this.inc(options.connections.refused);
+    },
+  });
+
+  new Counter({
+    name: 'cms_rate_limit_degraded_seconds_total',
+    help: 'Seconds this instance has spent with Redis unreachable: limits counted here alone (RATE_LIMIT_ON_REDIS_DOWN=open) or requests refused (closed).',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(options.rateLimitDegradedSeconds());
     },
   });
 

@@ -58,6 +58,8 @@ export interface HttpDeps {
   lifecycle: Lifecycle;
   /** Client connections, as the listener counts them (for /metrics). */
   connections: ConnectionCounts;
+  /** Seconds spent with Redis unreachable, rate limits counted alone or refused (for /metrics). */
+  rateLimitDegradedSeconds: () => number;
   /** Where log lines go; defaults to stdout. Tests pass a stream they can read. */
   logStream?: NodeJS.WritableStream;
 }
@@ -233,7 +235,7 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
 
   await registerOpenApi(app);
   await app.register(healthRoutes(deps.ready));
-  registerMetrics(app, { token: config.metricsToken, openSockets: deps.realtime.count, streamSubscribers: deps.realtime.subscribers, connections: deps.connections });
+  registerMetrics(app, { token: config.metricsToken, openSockets: deps.realtime.count, streamSubscribers: deps.realtime.subscribers, connections: deps.connections, rateLimitDegradedSeconds: deps.rateLimitDegradedSeconds });
   await app.register(sessionRoutes(deps.sessions, deps.limiter, config.sessions.maxHours * 3600), { prefix: '/auth' });
   await app.register(
     async (v1) => {
