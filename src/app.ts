@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { publicUrlOf, type Config } from './config.js';
 import { systemClock, type Clock } from './domain/ids.js';
 import type { AccountService } from './domain/users/accounts.js';
+import type { Resolver } from './domain/webhooks/targets.js';
 import type { Store } from './storage/db.js';
 import { openLimits, openServices } from './services.js';
 import { FLUSH_EVERY_MS } from './domain/limits/usage-ledger.js';
@@ -24,6 +25,8 @@ export interface AppOptions {
   wsPingIntervalMs?: number;
   /** How often the live stream polls for events whose signal was lost (2 s); tests lengthen it. */
   eventPollMs?: number;
+  /** Resolves webhook hosts, at registration and at each attempt; tests play DNS with it. */
+  resolver?: Resolver;
 }
 
 export interface App {
@@ -49,6 +52,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     clock: options.clock,
     listen: true,
     onError: backgroundError('event signal failed'),
+    resolver: options.resolver,
     onStoreState: (state, error) =>
       state === 'down'
         ? logger.log?.warn({ err: error }, 'The store is unavailable: requests that need it are answered 503 until it answers')
@@ -93,7 +97,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   ];
   // Webhook deliveries: woken by events committed (on any instance the signal reaches), by pings and
   // retries queued here, and by its own poll.
-  const sender = new WebhookSender(config.webhookAllowPrivate, clock);
+  const sender = new WebhookSender(config.webhookAllowPrivate, clock, options.resolver);
   const worker = new WebhookWorker(services.webhookDeliveries, sender, config.webhookLeaseSeconds * 1000, http.log);
   services.signal.listen(() => worker.wake());
   services.deliveryWake.listen(() => worker.wake());

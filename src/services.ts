@@ -34,6 +34,8 @@ export interface ServiceOptions {
   onError?: (error: unknown) => void;
   /** Hears when the store stops answering and when it answers again (once per change). */
   onStoreState?: StoreStateListener;
+  /** Resolves webhook hosts (the system's resolver unless a test plays DNS). */
+  resolver?: Resolver;
 }
 import { WebhookDeliveryRepository } from './storage/webhook-delivery-repository.js';
 import { WebhookEndpointRepository } from './storage/webhook-endpoint-repository.js';
@@ -41,6 +43,7 @@ import { DeliveryService } from './domain/webhooks/deliveries.js';
 import { DeliveryWake, WebhookQueue } from './domain/webhooks/queue.js';
 import { DEFAULT_RETRY_SCHEDULE } from './domain/webhooks/schedule.js';
 import { WebhookService } from './domain/webhooks/endpoints.js';
+import type { Resolver } from './domain/webhooks/targets.js';
 
 /** Opens the store (applying migrations) and builds the domain services on it. */
 export async function openServices(config: Config, options: ServiceOptions = {}) {
@@ -99,7 +102,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     sessions,
     content: new ContentService(store, new ContentRepository(), events, clock),
     deliveryWake,
-    webhooks: new WebhookService(store, endpointRepo, deliveryRepo, eventRepo, events, clock, config.webhookAllowPrivate, deliveryWake),
+    webhooks: new WebhookService(store, endpointRepo, deliveryRepo, eventRepo, events, clock, config.webhookAllowPrivate, deliveryWake, options.resolver),
     webhookDeliveries: new DeliveryService(store, endpointRepo, deliveryRepo, events, clock, config.webhookRetrySchedule ?? DEFAULT_RETRY_SCHEDULE),
     /** Closes the signal's connections, then the store. */
     async close() {

@@ -7,6 +7,7 @@ import { Writable } from 'node:stream';
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig, type Plan } from '../../src/config.js';
 import type { Clock } from '../../src/domain/ids.js';
+import type { Resolver } from '../../src/domain/webhooks/targets.js';
 import { Client } from './client.js';
 import { createPostgresDatabase, type StoreKind } from './stores.js';
 
@@ -45,6 +46,8 @@ export interface ServerOptions {
   eventPollMs?: number;
   /** On PostgreSQL, the URL the app uses for the database created for it (a relay's, say). */
   databaseUrl?: (created: string) => string;
+  /** Resolves webhook hosts instead of the system's DNS. */
+  resolver?: Resolver;
 }
 
 export async function startServer(store: StoreKind, options: ServerOptions = {}): Promise<TestServer> {
@@ -65,7 +68,7 @@ export async function startServer(store: StoreKind, options: ServerOptions = {})
       done();
     },
   });
-  const app = await createApp(config, { clock: options.clock, logStream, wsPingIntervalMs: options.wsPingIntervalMs, eventPollMs: options.eventPollMs });
+  const app = await createApp(config, { clock: options.clock, logStream, wsPingIntervalMs: options.wsPingIntervalMs, eventPollMs: options.eventPollMs, resolver: options.resolver });
   const listener = await app.listen();
   // TLS=off (behind a proxy) speaks plain HTTP and generates no certificate.
   const tls = config.tls.mode === 'on';
