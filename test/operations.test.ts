@@ -307,6 +307,7 @@ for (const store of testStores()) {
         const finished = await inFlightResponse;
         assert.equal(finished.status, 201, finished.body);
         assert.equal(JSON.parse(finished.body).data.title, 'In flight');
+        assert.equal(finished.headers.connection, 'close', 'an answer in flight at SIGTERM ends its connection');
 
         const exit = await exitOf(server, 12_000);
         assert.deepEqual([exit.code, exit.signal], [0, null], exit.stderr);
