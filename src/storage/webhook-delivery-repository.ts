@@ -182,28 +182,28 @@ export class WebhookDeliveryRepository {
       .execute();
   }
 
+  /**
+   * The attempts among `ids` still claimed under `lease` and pending. On PostgreSQL, rows another
+   * transaction is writing are skipped, not waited for: that transaction is finishing or cancelling
+   * them, which leaves nothing to renew or release. So renewing and releasing never wait on a row
+   * lock, and cannot deadlock with a cancellation, which locks an endpoint's pending rows in an
+   * order of its own (docs/reliability.md, "Webhook lock order").
+   */
+  private held(tx: Tx, ids: string[], lease: string) {
+    const held = tx.selectFrom('webhook_deliveries').select('id').where('id', 'in', ids).where('lease', '=', lease).where('status', '=', PENDING);
+    return this.dialect === 'postgres' ? held.forUpdate().skipLocked() : held;
+  }
+
   /** Service-wide: extends the claims this worker still holds. */
-  async renewAnyAccount(db: Db, ids: string[], lease: string, lockedUntil: string): Promise<void> {
+  async renewAnyAccount(tx: Tx, ids: string[], lease: string, lockedUntil: string): Promise<void> {
     if (ids.length === 0) return;
-    await db
-      .updateTable('webhook_deliveries')
-      .set({ locked_until: lockedUntil })
-      .where('id', 'in', ids)
-      .where('lease', '=', lease)
-      .where('status', '=', PENDING)
-      .execute();
+    await tx.updateTable('webhook_deliveries').set({ locked_until: lockedUntil }).where('id', 'in', this.held(tx, ids, lease)).execute();
   }
 
   /** Service-wide: gives a claimed attempt back unsent, due again at once. */
-  async releaseAnyAccount(db: Db, ids: string[], lease: string): Promise<void> {
+  async releaseAnyAccount(tx: Tx, ids: string[], lease: string): Promise<void> {
     if (ids.length === 0) return;
-    await db
-      .updateTable('webhook_deliveries')
-      .set({ lease: null, locked_until: null })
-      .where('id', 'in', ids)
-      .where('lease', '=', lease)
-      .where('status', '=', PENDING)
-      .execute();
+    await tx.updateTable('webhook_deliveries').set({ lease: null, locked_until: null }).where('id', 'in', this.held(tx, ids, lease)).execute();
   }
 
   /**
