@@ -43,7 +43,7 @@ after(killChildren);
 
 for (const store of testStores()) {
   describe(`SIGTERM under keep-alive load (${store})`, () => {
-    it(`answers ${CLIENTS} busy keep-alive clients 503 with Connection: close, resets none, and exits 0`, async () => {
+    it(`answers ${CLIENTS} busy keep-alive clients 503 with Connection: close, resets none, and exits 0`, async (t) => {
       const { env, cleanup } = await storeEnv(store);
       try {
         const server = await startServerProcess(env);
@@ -73,6 +73,10 @@ for (const store of testStores()) {
         assert.deepEqual([exit.code, exit.signal], [0, null], exit.stderr);
 
         const all = outcomes.flat();
+        t.diagnostic(
+          `${all.length} requests: ${all.filter((o) => o.status === 200).length} × 200, ${all.filter((o) => o.status === 503).length} × 503, ` +
+            `${all.filter((o) => o.error !== undefined && o.reused).length} reset on a kept-alive connection, ${all.filter((o) => o.error !== undefined && !o.reused).length} refused new connections`,
+        );
         const resets = all.filter((o) => o.error !== undefined && o.reused);
         assert.deepEqual(resets, [], 'a request on a kept-alive connection got no answer');
         const refusals = all.filter((o) => o.status === 503);

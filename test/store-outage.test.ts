@@ -133,7 +133,7 @@ if (process.env.TEST_DATABASE_URL) {
       await relay.cut();
     });
 
-    it('answers 503 while cut, loses nothing acknowledged, and serves again within 2 s of the return', async () => {
+    it('answers 503 while cut, loses nothing acknowledged, and serves again within 2 s of the return', async (t) => {
       const { key } = await server.account();
       const acknowledged: string[] = [];
       const seen: Response[] = [];
@@ -175,6 +175,10 @@ if (process.env.TEST_DATABASE_URL) {
       await Promise.all(clients);
 
       assert.ok(recoveredAt !== undefined, 'never recovered');
+      t.diagnostic(
+        `${seen.length} requests, ${seen.filter((r) => r.status === 503).length} answered 503 during the cut, ` +
+          `${acknowledged.length} writes acknowledged; served again ${recoveredAt - mendedAt} ms after the database came back`,
+      );
       assert.ok(recoveredAt - mendedAt < 2000, `recovered ${recoveredAt - mendedAt} ms after the database came back`);
       for (const res of seen) {
         if (res.status === 200 || res.status === 201) continue;
