@@ -24,7 +24,7 @@ import { webhookRoutes } from './routes/webhooks.js';
 import { healthRoutes } from './routes/health.js';
 import { registerMetrics } from './metrics.js';
 import type { Realtime } from './ws.js';
-import type { ConnectionCounts } from './transport.js';
+import { nodeServerOptions, type ConnectionCounts } from './transport.js';
 import { eventRoutes } from './routes/events.js';
 import { ErrorBody } from './schemas.js';
 import { refuseUnusableParams, validatorCompiler } from './validation.js';
@@ -76,30 +76,15 @@ declare module 'fastify' {
 }
 
 export const BODY_LIMIT = 2 * 1024 * 1024;
-/** How often Node looks for connections past their header or request deadline (its default is 30 s). */
-export const CHECK_TIMEOUTS_EVERY_MS = 1000;
 
 /** Hides the WebSocket token (and any other secret query value) in logged URLs. */
 export function redactUrl(url: string): string {
   return url.replace(/([?&](?:token|key|api_key)=)[^&]*/gi, '$1[REDACTED]');
 }
 
-/** TLS 1.2 suites: forward secrecy (ECDHE) and authenticated encryption (GCM, ChaCha20-Poly1305) only; TLS 1.3's are all AEAD. */
-export const TLS12_CIPHERS = [
-  'ECDHE-ECDSA-AES128-GCM-SHA256',
-  'ECDHE-RSA-AES128-GCM-SHA256',
-  'ECDHE-ECDSA-AES256-GCM-SHA384',
-  'ECDHE-RSA-AES256-GCM-SHA384',
-  'ECDHE-ECDSA-CHACHA20-POLY1305',
-  'ECDHE-RSA-CHACHA20-POLY1305',
-].join(':');
-
 export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: string }): Promise<FastifyInstance> {
   const { config, lifecycle } = deps;
   const tls = https !== undefined;
-  // Slow and idle clients (D4): the TLS handshake and each request's headers get HEADERS_TIMEOUT_SECONDS.
-  const headersTimeout = config.connections.headersTimeoutSeconds * 1000;
-  const deadlines = { headersTimeout, connectionsCheckingInterval: CHECK_TIMEOUTS_EVERY_MS };
   const options: FastifyServerOptions = {
     logger: {
       level: config.logLevel,
@@ -122,10 +107,7 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
     // No parameter is too long to be looked up (it is then simply not found): the 16 KiB header limit bounds it.
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 16 * 1024 },
   };
-  const httpsOptions = https && { ...https, ...deadlines, handshakeTimeout: headersTimeout, minVersion: 'TLSv1.2', ciphers: TLS12_CIPHERS, honorCipherOrder: true };
-  // Server options Fastify passes on to Node ({https} or {http}), which its types do not list together.
-  const serverOptions = (httpsOptions ? { https: httpsOptions } : { http: deadlines }) as object;
-  const app = Fastify({ ...options, ...serverOptions } as FastifyServerOptions).withTypeProvider<TypeBoxTypeProvider>();
+  const app = Fastify({ ...options, ...nodeServerOptions(config, https) } as FastifyServerOptions).withTypeProvider<TypeBoxTypeProvider>();
   app.server.on('connect', answerConnect(app.log, tls));
 
   await registerSecurityHeaders(app, tls);

@@ -9,9 +9,32 @@ import type { Config } from '../config.js';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { addressBucket } from '../domain/limits/rate-limiter.js';
 import { answerClientError, HTTPS_REQUIRED, rawAnswer } from './raw-replies.js';
-import { CHECK_TIMEOUTS_EVERY_MS, redactUrl } from './server.js';
+import { redactUrl } from './server.js';
 
 const TLS_HANDSHAKE = 0x16;
+/** How often Node looks for connections past their header or request deadline (its default is 30 s). */
+const CHECK_TIMEOUTS_EVERY_MS = 1000;
+/** TLS 1.2 suites: forward secrecy (ECDHE) and authenticated encryption (GCM, ChaCha20-Poly1305) only; TLS 1.3's are all AEAD. */
+const TLS12_CIPHERS = [
+  'ECDHE-ECDSA-AES128-GCM-SHA256',
+  'ECDHE-RSA-AES128-GCM-SHA256',
+  'ECDHE-ECDSA-AES256-GCM-SHA384',
+  'ECDHE-RSA-AES256-GCM-SHA384',
+  'ECDHE-ECDSA-CHACHA20-POLY1305',
+  'ECDHE-RSA-CHACHA20-POLY1305',
+].join(':');
+
+/**
+ * What Fastify passes on to Node's server (`{https}` or `{http}`): deadlines for slow clients — the
+ * TLS handshake and each request's headers get HEADERS_TIMEOUT_SECONDS — and, with TLS, the
+ * certificate, TLS 1.2 at least and AEAD suites only.
+ */
+export function nodeServerOptions(config: Config, https?: { cert: string; key: string }): object {
+  const headersTimeout = config.connections.headersTimeoutSeconds * 1000;
+  const deadlines = { headersTimeout, connectionsCheckingInterval: CHECK_TIMEOUTS_EVERY_MS };
+  if (!https) return { http: deadlines };
+  return { https: { ...https, ...deadlines, handshakeTimeout: headersTimeout, minVersion: 'TLSv1.2', ciphers: TLS12_CIPHERS, honorCipherOrder: true } };
+}
 
 export interface ListenOptions {
   host: string;
