@@ -261,3 +261,50 @@ if (process.env.TEST_DATABASE_URL) {
     });
   });
 }
+
+if (process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL) {
+  describe('the Redis signal connection cut and restored (postgres, redis)', () => {
+    const relay = new Relay(new URL(process.env.TEST_REDIS_URL!));
+    let server: TestServer;
+    before(async () => {
+      await relay.start();
+      // Events reach this instance by Redis pub/sub alone: its safety poll is 10 minutes.
+      server = await startServer('postgres', { env: { REDIS_URL: relay.url, REDIS_KEY_PREFIX: `cms-outage-${Date.now()}:` }, eventPollMs: 600_000 });
+    });
+    after(async () => {
+      await server.close();
+      await relay.cut().catch(() => {});
+    });
+
+    it('resubscribes by itself: a change made elsewhere after the return reaches a subscriber here', async () => {
+      const { key } = await server.account();
+      const ws = await WsClient.open(server, key);
+      assert.equal((await ws.subscribe('content.created')).type, 'subscribed');
+      const direct = await startSecondInstance(server, { env: { DATABASE_URL: server.databaseUrl!, REDIS_URL: process.env.TEST_REDIS_URL!, REDIS_KEY_PREFIX: server.app.config.limits.redisKeyPrefix } });
+      try {
+        await relay.cut();
+        // Served meanwhile (the limiter counts alone), and the loss logged once however long it lasts.
+        assert.equal((await server.client.get('/v1/content', { key })).status, 200);
+        await sleep(1500);
+        await relay.mend();
+        const deadline = Date.now() + 10_000;
+        let delivered = false;
+        // The subscription comes back with the connection; until then a signal may be lost (the poll would catch it).
+        while (!delivered && Date.now() < deadline) {
+          const created = await direct.client.post('/v1/content', { key, json: { title: 'After the cut', type: 'blog', content: 'x' } });
+          assert.equal(created.status, 201);
+          delivered = await ws.next((m) => m.type === 'content.created' && m.data.id === created.body.data.id, 1000).then(
+            () => true,
+            () => false,
+          );
+        }
+        assert.ok(delivered, 'no event arrived by the Redis signal after the return');
+        assert.ok(parseLogs(server.logs).filter((l) => l.msg === 'event signal failed').length <= 2, 'the loss is logged once per connection');
+        assertNoErrorLines(server);
+      } finally {
+        await ws.close();
+        await direct.close();
+      }
+    });
+  });
+}
