@@ -8,7 +8,7 @@ import net, { BlockList, isIP } from 'node:net';
 import type { Config } from '../config.js';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { addressBucket } from '../domain/limits/rate-limiter.js';
-import { answerClientError, HTTPS_REQUIRED, rawAnswer } from './raw-replies.js';
+import { answerClientError, answerConnect, HTTPS_REQUIRED, rawAnswer } from './raw-replies.js';
 import { redactUrl } from './server.js';
 
 const TLS_HANDSHAKE = 0x16;
@@ -111,6 +111,7 @@ export async function listen(app: FastifyInstance, options: ListenOptions): Prom
   const target = app.server as http.Server;
   const refusal = plainHttpRefusal(app.log, options.headersTimeoutMs);
   refusal.on('clientError', answerClientError(false).bind({ log: app.log }));
+  refusal.on('connect', answerConnect(app.log, false));
   // Node tracks an HTTP server's connections (for closeIdleConnections/closeAllConnections and the
   // header and request timeouts) from its 'listening' event; these two never listen themselves
   // (the socket below hands them connections), so start the tracking explicitly.
