@@ -5,13 +5,14 @@ import type { FastifyInstance } from 'fastify';
 import { publicUrlOf, type Config } from './config.js';
 import { systemClock, type Clock } from './domain/ids.js';
 import type { AccountService } from './domain/users/accounts.js';
+import type { Resolver } from './domain/webhooks/targets.js';
 import type { Store } from './storage/db.js';
 import { openLimits, openServices } from './services.js';
 import { FLUSH_EVERY_MS } from './domain/limits/usage-ledger.js';
 import { loadCertificate } from './http/certificate.js';
-import { Lifecycle } from './http/lifecycle.js';
+import { closeConnections, Lifecycle } from './http/lifecycle.js';
 import { buildHttpApp } from './http/server.js';
-import { listen, type Listener } from './http/transport.js';
+import { ConnectionCounts, listen, trustedProxy, type Listener } from './http/transport.js';
 import { realtime } from './http/ws.js';
 import { EventStream } from './domain/events/event-stream.js';
 import { startEventRetention } from './workers/event-retention.js';
@@ -26,6 +27,8 @@ export interface AppOptions {
   wsPingIntervalMs?: number;
   /** How often the live stream polls for events whose signal was lost (2 s); tests lengthen it. */
   eventPollMs?: number;
+  /** Resolves webhook hosts, at registration and at each attempt; tests play DNS with it. */
+  resolver?: Resolver;
 }
 
 export interface App {
@@ -52,16 +55,29 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const backgroundLog = { warn: (details: object, message: string) => logger.log?.warn(details, message) };
   let listener: Listener | undefined;
   const publicUrl = () => publicUrlOf(config, listener?.address.port);
-  const services = await openServices(config, { clock: options.clock, listen: true, onError: backgroundError('event signal failed'), publicUrl, mailLog: backgroundLog });
+  const services = await openServices(config, {
+    clock: options.clock,
+    listen: true,
+    onError: backgroundError('event signal failed'),
+    publicUrl,
+    mailLog: backgroundLog,
+    resolver: options.resolver,
+    onStoreState: (state, error) =>
+      state === 'down'
+        ? logger.log?.warn({ err: error }, 'The store is unavailable: requests that need it are answered 503 until it answers')
+        : logger.log?.info('The store answers again'),
+  });
   const clock = options.clock ?? systemClock;
+  const withoutRedis = config.limits.onRedisDown === 'open' ? 'rate limits are counted in this instance alone' : 'requests are answered 503';
   const limits = await openLimits(config, services, clock, (state, error) =>
     state === 'down'
-      ? logger.log?.warn({ err: error }, 'Redis is unreachable: rate limits are counted in this instance alone until it answers')
+      ? logger.log?.warn({ err: error }, `Redis is unreachable: ${withoutRedis} until it answers`)
       : logger.log?.info('Redis answers again: rate limits are shared again'),
   );
   const stream = new EventStream(services.feed, services.heads, services.signal, backgroundError('event stream read failed'), options.eventPollMs);
   const live = realtime({ auth: services.auth, feed: services.feed, stream, pingIntervalMs: options.wsPingIntervalMs });
   const lifecycle = new Lifecycle();
+  const connectionCounts = new ConnectionCounts();
   const certificate = config.tls.mode === 'on' ? await loadCertificate(config.tls, config.dataDir) : undefined;
   const http = await buildHttpApp(
     {
@@ -75,6 +91,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       publicUrl,
       ready: () => services.store.ping(),
       lifecycle,
+      connections: connectionCounts,
+      rateLimitDegradedSeconds: limits.degradedSeconds,
       logStream: options.logStream,
     },
     certificate,
@@ -95,7 +113,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   ];
   // Webhook deliveries: woken by events committed (on any instance the signal reaches), by pings and
   // retries queued here, and by its own poll.
-  const sender = new WebhookSender(config.webhookAllowPrivate, clock);
+  const sender = new WebhookSender(config.webhookAllowPrivate, clock, options.resolver);
   // At most 8 attempts in flight per endpoint and 64 in all: a slow endpoint fills only its own slots.
   const worker = new OutboxWorker(
     services.webhookDeliveries,
@@ -126,12 +144,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     live.closeAll();
     // In-flight webhook attempts and e-mails get the same grace as requests, in parallel with them.
     const workerStopped = Promise.all([worker.stop(config.shutdownGraceSeconds * 1000), mailWorker.stop(config.shutdownGraceSeconds * 1000)]);
-    if (listener) {
-      void listener.stopAccepting();
-      listener.closeIdle();
-      await lifecycle.drained(config.shutdownGraceSeconds * 1000);
-      listener.closeAll();
-    }
+    if (listener) await closeConnections(listener, lifecycle, config.shutdownGraceSeconds * 1000);
     await Promise.all([http.close(), workerStopped]);
     for (const timer of timers) clearInterval(timer);
     stream.close();
@@ -147,7 +160,15 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     http,
     accounts: services.accounts,
     async listen() {
-      listener = await listen(http, config.host, config.port, config.tls.mode === 'on');
+      listener = await listen(http, {
+        host: config.host,
+        port: config.port,
+        tls: config.tls.mode === 'on',
+        headersTimeoutMs: config.connections.headersTimeoutSeconds * 1000,
+        maxPerAddress: config.connections.maxPerAddress,
+        exempt: trustedProxy(config),
+        counts: connectionCounts,
+      });
       // Once the public URL is known (links in the messages): whatever came due while no instance ran.
       void services.mail.schedule.run().catch(backgroundError('could not run the mail schedule'));
       return listener;

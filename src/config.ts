@@ -18,6 +18,8 @@ export interface LimitsConfig {
   perAddress: number;
   /** Prepended to every Redis key, so several deployments (or test runs) can share one Redis. */
   redisKeyPrefix: string;
+  /** `RATE_LIMIT_ON_REDIS_DOWN`: count in each instance alone (`open`) or answer 503 (`closed`) while Redis is unreachable. */
+  onRedisDown: 'open' | 'closed';
 }
 
 export interface Deprecation {
@@ -58,8 +60,19 @@ export interface Config {
   limits: LimitsConfig;
   /** Dashboard sign-in sessions (docs/dashboard.md). */
   sessions: SessionConfig;
+  /** Connections from clients (docs/reliability.md, "Slow and idle clients"). */
+  connections: ConnectionsConfig;
   /** E-mail (docs/email.md). */
   mail: MailConfig;
+}
+
+export interface ConnectionsConfig {
+  /** A connection must finish its TLS handshake, and each request's headers must arrive, within this. */
+  headersTimeoutSeconds: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutSeconds: number;
+  /** Connections one client address (an IPv6 /64) may hold open at once; 0 for no cap. Trusted proxies are exempt. */
+  maxPerAddress: number;
 }
 
 export interface MailConfig {
@@ -243,6 +256,7 @@ function limits(env: Env): LimitsConfig {
     monthly: planFigures(env, 'PLAN_QUOTAS', { free: 2_000, basic: 20_000, pro: 200_000, enterprise: 2_000_000 }),
     perAddress: integer(env, 'IP_RATE_LIMIT', 1, 1_000_000, 60),
     redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'cms:',
+    onRedisDown: oneOf(env, 'RATE_LIMIT_ON_REDIS_DOWN', ['open', 'closed'], 'open'),
   };
 }
 
@@ -296,5 +310,12 @@ export function loadConfig(environment: Env = process.env): Config {
       maxHours: integer(env, 'SESSION_MAX_HOURS', 1, 30 * 24, 12),
     },
     mail: mail(env),
+    connections: {
+      headersTimeoutSeconds: integer(env, 'HEADERS_TIMEOUT_SECONDS', 1, 60, 10),
+      // Behind a proxy, longer than the proxy's own idle timeout (60 s on common load balancers),
+      // so that the proxy never reuses a connection the service is closing.
+      keepAliveTimeoutSeconds: integer(env, 'KEEP_ALIVE_TIMEOUT_SECONDS', 1, 600, tlsMode === 'on' ? 5 : 75),
+      maxPerAddress: integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', 0, 1_000_000, 256),
+    },
   };
 }

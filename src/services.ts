@@ -2,6 +2,7 @@
 // composition root (app.ts) and the administration CLI, which needs no web stack.
 import type { Config } from './config.js';
 import { openStore } from './storage/db.js';
+import type { StoreStateListener } from './storage/health.js';
 import { AccountRepository } from './storage/account-repository.js';
 import { ApiKeyRepository } from './storage/api-key-repository.js';
 import { ContentRepository } from './storage/content-repository.js';
@@ -43,6 +44,10 @@ export interface ServiceOptions {
   publicUrl?: () => string;
   /** Where mail failures are logged. */
   mailLog?: MailLog;
+  /** Hears when the store stops answering and when it answers again (once per change). */
+  onStoreState?: StoreStateListener;
+  /** Resolves webhook hosts (the system's resolver unless a test plays DNS). */
+  resolver?: Resolver;
 }
 import { WebhookDeliveryRepository } from './storage/webhook-delivery-repository.js';
 import { WebhookEndpointRepository } from './storage/webhook-endpoint-repository.js';
@@ -54,11 +59,12 @@ import { WebhookService } from './domain/webhooks/endpoints.js';
 import type { MailLog } from './domain/mail/outbox.js';
 import { openMail } from './mail-services.js';
 import { DeprecatedCalls } from './domain/limits/deprecated-calls.js';
+import type { Resolver } from './domain/webhooks/targets.js';
 
 /** Opens the store (applying migrations) and builds the domain services on it. */
 export async function openServices(config: Config, options: ServiceOptions = {}) {
   const clock = options.clock ?? systemClock;
-  const store = openStore(config.store);
+  const store = openStore(config.store, options.onStoreState);
   try {
     await store.migrate();
   } catch (error) {
@@ -113,7 +119,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     sessions,
     content: new ContentService(store, new ContentRepository(), events, clock),
     deliveryWake,
-    webhooks: new WebhookService(store, endpointRepo, deliveryRepo, eventRepo, events, clock, config.webhookAllowPrivate, deliveryWake),
+    webhooks: new WebhookService(store, endpointRepo, deliveryRepo, eventRepo, events, clock, config.webhookAllowPrivate, deliveryWake, options.resolver),
     oauthApps: new OAuthAppService(store, oauthAppRepo, clock, auth),
     authorizations: new OAuthAuthorizationService(store, oauthGrantRepo, oauthAppRepo, clock, auth),
     /** What the OAuth authorization server (built by the HTTP layer, on first use) keeps. */
@@ -145,11 +151,13 @@ type Services = Awaited<ReturnType<typeof openServices>>;
  */
 export async function openLimits(config: Config, services: Services, clock: Clock = systemClock, onRedisState: RedisStateListener = () => {}) {
   let rates: RateStore = new MemoryRateStore();
+  let degradedSeconds = () => 0;
   if (config.redisUrl !== undefined && config.limits.enabled) {
-    const redis = new RedisRateStore(config.redisUrl, config.limits.redisKeyPrefix, onRedisState);
-    // Start without Redis rather than not at all: the store fails open until it connects.
-    if (!(await redis.connected(2000))) onRedisState('down', new Error('Redis did not answer within 2 s of start-up'));
+    const redis = new RedisRateStore(config.redisUrl, config.limits.redisKeyPrefix, onRedisState, config.limits.onRedisDown === 'closed');
+    // Start without Redis rather than not at all: the store is in its outage mode until it connects.
+    await redis.connected(2000);
     rates = redis;
+    degradedSeconds = () => redis.degradedSeconds();
   }
   const repo = new UsageRepository();
   const ledger = new UsageLedger(services.store, repo);
@@ -163,6 +171,8 @@ export async function openLimits(config: Config, services: Services, clock: Cloc
     limiter,
     deprecatedCalls,
     usage: new UsageService(services.store, repo, ledger, limiter, config.limits, clock, deprecatedCalls, mail.deprecatedCallRepo),
+    /** Seconds this instance has spent without Redis, counting alone or refusing (for /metrics). */
+    degradedSeconds,
     /** Writes the usage gathered so far (every few seconds, and on shutdown); now and then prunes old alert markers. */
     async flush() {
       await Promise.all([ledger.flush(), deprecatedCalls.flush()]);

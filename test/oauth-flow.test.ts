@@ -90,6 +90,10 @@ for (const store of testStores()) {
       assert.equal(res.status, 200, res.text);
       assert.equal(res.headers['cache-control'], 'no-store');
       assertNoRateHeaders(res);
+      // The security headers of every answer reach the library's own answers too (CONTRACT.md §1, issue 15 D7).
+      assert.equal(res.headers['strict-transport-security'], 'max-age=31536000; includeSubDomains');
+      assert.equal(res.headers['x-content-type-options'], 'nosniff');
+      assert.match(String(res.headers['x-request-id']), /^req_/);
       assert.deepEqual(Object.keys(res.body).sort(), ['access_token', 'expires_in', 'refresh_token', 'scope', 'token_type']);
       assert.match(res.body.access_token, /^cms_oat_[0-9A-Za-z]{32,}$/);
       assert.match(res.body.refresh_token, /^cms_ort_[0-9A-Za-z]{32,}$/);

@@ -178,6 +178,11 @@ describe('configuration errors', () => {
     [{ MAIL_FROM: 'not an address' }, 'MAIL_FROM'],
     [{ MAIL_FROM: 'Name <no-reply@example.com' }, 'MAIL_FROM'],
     [{ MAIL_RETRY_SCHEDULE: '30,0' }, 'MAIL_RETRY_SCHEDULE'],
+    [{ RATE_LIMIT_ON_REDIS_DOWN: 'ajar' }, 'RATE_LIMIT_ON_REDIS_DOWN'],
+    [{ HEADERS_TIMEOUT_SECONDS: '0' }, 'HEADERS_TIMEOUT_SECONDS'],
+    [{ HEADERS_TIMEOUT_SECONDS: '61' }, 'HEADERS_TIMEOUT_SECONDS'],
+    [{ KEEP_ALIVE_TIMEOUT_SECONDS: '0' }, 'KEEP_ALIVE_TIMEOUT_SECONDS'],
+    [{ MAX_CONNECTIONS_PER_ADDRESS: '-1' }, 'MAX_CONNECTIONS_PER_ADDRESS'],
   ];
 
   it('loadConfig throws a ConfigError naming the variable', () => {
@@ -212,6 +217,10 @@ describe('configuration errors', () => {
     assert.deepEqual(config.store, { kind: 'sqlite', file: path.join('/tmp/data', 'cms.sqlite') });
     assert.equal(config.logLevel, 'warn');
     assert.deepEqual(loadConfig({ DATABASE_URL: 'postgres://db/cms' }).store, { kind: 'postgres', url: 'postgres://db/cms' });
+    // Keep-alive outlives a proxy's idle timeout behind one, and is short when clients come directly.
+    assert.deepEqual(config.connections, { headersTimeoutSeconds: 10, keepAliveTimeoutSeconds: 75, maxPerAddress: 256 });
+    assert.equal(loadConfig({}).connections.keepAliveTimeoutSeconds, 5);
+    assert.equal(loadConfig({}).limits.onRedisDown, 'open');
   });
 
   it('PUBLIC_URL is an origin; unset, it is https://<HOST>:<the port bound>', () => {
@@ -323,6 +332,7 @@ for (const store of testStores()) {
         const finished = await inFlightResponse;
         assert.equal(finished.status, 201, finished.body);
         assert.equal(JSON.parse(finished.body).data.title, 'In flight');
+        assert.equal(finished.headers.connection, 'close', 'an answer in flight at SIGTERM ends its connection');
 
         const exit = await exitOf(server, 12_000);
         assert.deepEqual([exit.code, exit.signal], [0, null], exit.stderr);

@@ -360,6 +360,7 @@ describe('rate-limit configuration', () => {
       monthly: { free: 2000, basic: 20_000, pro: 200_000, enterprise: 2_000_000 },
       perAddress: 60,
       redisKeyPrefix: 'cms:',
+      onRedisDown: 'open',
     });
     const set = loadConfig({ DATA_DIR: '/tmp/unused', RATE_LIMITS: 'off', PLAN_RATE_LIMITS: 'free=50, enterprise=500000', PLAN_QUOTAS: 'basic=30000', IP_RATE_LIMIT: '20', REDIS_KEY_PREFIX: 'tenant-a:' }).limits;
     assert.deepEqual(set, {
@@ -368,6 +369,7 @@ describe('rate-limit configuration', () => {
       monthly: { free: 2000, basic: 30_000, pro: 200_000, enterprise: 2_000_000 },
       perAddress: 20,
       redisKeyPrefix: 'tenant-a:',
+      onRedisDown: 'open',
     });
     const bad: [Record<string, string>, string][] = [
       [{ RATE_LIMITS: 'maybe' }, 'RATE_LIMITS'],

@@ -14,6 +14,7 @@ import { newId } from '../domain/ids.js';
 import { asksToUpgrade, authenticate, requireDeclaredScope } from './auth.js';
 import { HttpsRequired, toHttpError } from './errors.js';
 import { Lifecycle } from './lifecycle.js';
+import { whenExchangeOver } from './exchange.js';
 import { registerOpenApi } from './openapi.js';
 import { RouteIndex } from './route-index.js';
 import { contentRoutes } from './routes/content.js';
@@ -23,13 +24,16 @@ import { webhookRoutes } from './routes/webhooks.js';
 import { healthRoutes } from './routes/health.js';
 import { registerMetrics } from './metrics.js';
 import type { Realtime } from './ws.js';
+import { nodeServerOptions, type ConnectionCounts } from './transport.js';
 import { eventRoutes } from './routes/events.js';
 import { ErrorBody } from './schemas.js';
-import { validatorCompiler } from './validation.js';
+import { refuseUnusableParams, validatorCompiler } from './validation.js';
+import { answerClientError, answerConnect, answerFrameworkError, endGracefully } from './raw-replies.js';
+import { registerSecurityHeaders } from './security-headers.js';
 import { countDeprecatedCalls, deprecationHeaders } from './deprecation.js';
 import type { RateLimiter } from '../domain/limits/rate-limiter.js';
 import type { UsageService } from '../domain/limits/usage.js';
-import { installRateLimits } from './rate-limit.js';
+import { clientAddress, installRateLimits } from './rate-limit.js';
 import { usageRoutes } from './routes/usage.js';
 import type { SessionService } from '../domain/auth/sessions.js';
 import { registerDashboard } from './dashboard.js';
@@ -71,6 +75,10 @@ export interface HttpDeps {
   deprecatedCalls: DeprecatedCalls;
   ready: () => Promise<void>;
   lifecycle: Lifecycle;
+  /** Client connections, as the listener counts them (for /metrics). */
+  connections: ConnectionCounts;
+  /** Seconds spent with Redis unreachable, rate limits counted alone or refused (for /metrics). */
+  rateLimitDegradedSeconds: () => number;
   /** Where log lines go; defaults to stdout. Tests pass a stream they can read. */
   logStream?: NodeJS.WritableStream;
 }
@@ -95,6 +103,7 @@ export function redactUrl(url: string): string {
 
 export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: string }): Promise<FastifyInstance> {
   const { config, lifecycle } = deps;
+  const tls = https !== undefined;
   const options: FastifyServerOptions = {
     logger: {
       level: config.logLevel,
@@ -106,15 +115,21 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
     genReqId: () => newId('req'),
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT,
-    keepAliveTimeout: 72_000,
+    keepAliveTimeout: config.connections.keepAliveTimeoutSeconds * 1000,
     requestTimeout: 60_000,
     connectionTimeout: 0,
+    // Malformed requests, undecodable URLs: the contract's envelope, never Fastify's own body.
+    clientErrorHandler: answerClientError(tls),
+    frameworkErrors: answerFrameworkError(tls),
     return503OnClosing: false,
     trustProxy: config.tls.mode === 'off' ? config.tls.trustProxy : false,
-    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    // No parameter is too long to be looked up (it is then simply not found): the 16 KiB header limit bounds it.
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 16 * 1024 },
   };
-  const app = Fastify(https ? ({ ...options, https } as FastifyServerOptions) : options).withTypeProvider<TypeBoxTypeProvider>();
+  const app = Fastify({ ...options, ...nodeServerOptions(config, https) } as FastifyServerOptions).withTypeProvider<TypeBoxTypeProvider>();
+  app.server.on('connect', answerConnect(app.log, tls));
 
+  await registerSecurityHeaders(app, tls);
   app.setValidatorCompiler(validatorCompiler());
   app.addSchema(ErrorBody);
   app.decorateRequest('principal', null);
@@ -141,7 +156,7 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
   app.addHook('onRequest', async (request, reply) => {
     request.endInFlight = lifecycle.begin();
     if (asksToUpgrade(request)) reply.header('Connection', 'close');
-    reply.raw.once('close', request.endInFlight);
+    whenExchangeOver(request, reply, request.endInFlight);
     reply.header('X-Request-Id', request.id);
     const headers = deprecated.get(`${request.method} ${request.routeOptions.url}`);
     if (headers) reply.headers(headers);
@@ -154,11 +169,19 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
     }
   });
 
+  app.addHook('preHandler', refuseUnusableParams);
+
   // A dashboard session cookie stands in for a key on /v1; resolved before the limiter counts the request.
   app.addHook('onRequest', resolveSessions(deps.sessions));
 
   // Rate limits come right after the request id and before everything else (CONTRACT.md §3, §8).
   if (config.limits.enabled) installRateLimits(app, deps.limiter, deps.auth);
+
+  // Shutting down: answers still being made end their connection too, so no client sends more on it.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (lifecycle.closing) reply.header('Connection', 'close');
+    return payload;
+  });
 
   app.addHook('preSerialization', async (request, reply, payload) => {
     if (request.routeOptions.config?.raw || payload === null || typeof payload !== 'object' || Array.isArray(payload)) return payload;
@@ -171,11 +194,7 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
     request.endInFlight?.();
     // An upgrade request that was answered in HTTP leaves a connection that can carry nothing more
     // (it left the server's HTTP parser; the reply said Connection: close): finish writing, close it.
-    if (asksToUpgrade(request) && reply.statusCode !== 101) {
-      const socket = request.raw.socket;
-      socket.end();
-      setTimeout(() => socket.destroy(), 1000).unref();
-    }
+    if (asksToUpgrade(request) && reply.statusCode !== 101) endGracefully(request.raw.socket);
     request.log.info(
       {
         method: request.method,
@@ -184,7 +203,7 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
         duration_ms: Number(reply.elapsedTime.toFixed(2)),
         account_id: request.principal?.accountId,
         client_request_id: request.headers['x-request-id'],
-        remote_address: request.ip,
+        remote_address: clientAddress(request),
       },
       'request',
     );
@@ -192,7 +211,9 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
 
   app.setErrorHandler(async (error, request, reply) => {
     const e = toHttpError(error);
-    if (e.status >= 500) request.log.error({ err: error }, 'request failed');
+    // A 503 is expected (shutting down, or the store unavailable, which is logged once per outage):
+    // the request's own line says it. Anything else at 500 is a fault, logged with its stack.
+    if (e.status >= 500 && e.status !== 503) request.log.error({ err: error }, 'request failed');
     return reply
       .code(e.status)
       .headers(e.headers ?? {})
@@ -216,7 +237,7 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
 
   await registerOpenApi(app);
   await app.register(healthRoutes(deps.ready));
-  registerMetrics(app, { token: config.metricsToken, openSockets: deps.realtime.count, streamSubscribers: deps.realtime.subscribers });
+  registerMetrics(app, { token: config.metricsToken, openSockets: deps.realtime.count, streamSubscribers: deps.realtime.subscribers, connections: deps.connections, rateLimitDegradedSeconds: deps.rateLimitDegradedSeconds });
   await app.register(sessionRoutes(deps.sessions, deps.users, deps.limiter, config.sessions.maxHours * 3600), { prefix: '/auth' });
   await app.register(pagesScope(passwordPages(deps.passwordLinks, deps.limiter)), { prefix: '/password' });
   await app.register(

@@ -2,7 +2,8 @@
 // picked rows, extending the claims a worker still holds, and giving them back. Service-wide by
 // nature: a worker serves every account.
 import { sql } from 'kysely';
-import type { Db, Tx } from './db.js';
+import type { Tx } from './db.js';
+import type { Dialect } from './schema.js';
 
 /** Tables whose pending rows are claimed by the outbox worker. */
 export type LeasedTable = 'webhook_deliveries' | 'mail_outbox';
@@ -31,14 +32,26 @@ export async function takeLeases(tx: Tx, table: LeasedTable, ids: string[], now:
   return claimed.map((r) => r.id);
 }
 
+/**
+ * The rows among `ids` that `lease` still holds. On PostgreSQL a row another transaction has locked
+ * is skipped, never waited for: renewals and releases touch several rows in no fixed order, and a
+ * failure that disables a webhook endpoint locks that endpoint's pending rows in another order, so
+ * waiting could deadlock (test/webhooks-lock-order.test.ts). A row skipped now is renewed at the
+ * next renewal, long before its claim lapses, or released when that transaction is done with it.
+ */
+function heldBy(tx: Tx, table: LeasedTable, dialect: Dialect, ids: string[], lease: string) {
+  const held = tx.selectFrom(table).select('id').where('id', 'in', ids).where('lease', '=', lease).where('status', '=', PENDING);
+  return dialect === 'postgres' ? held.forUpdate().skipLocked() : held;
+}
+
 /** Extends the claims `lease` still holds on pending rows. */
-export async function renewLeases(db: Db, table: LeasedTable, ids: string[], lease: string, lockedUntil: string): Promise<void> {
+export async function renewLeases(tx: Tx, table: LeasedTable, dialect: Dialect, ids: string[], lease: string, lockedUntil: string): Promise<void> {
   if (ids.length === 0) return;
-  await db.updateTable(table).set({ locked_until: lockedUntil }).where('id', 'in', ids).where('lease', '=', lease).where('status', '=', PENDING).execute();
+  await tx.updateTable(table).set({ locked_until: lockedUntil }).where('id', 'in', heldBy(tx, table, dialect, ids, lease)).execute();
 }
 
 /** Gives claimed rows back unsent, due again at once. */
-export async function releaseLeases(db: Db, table: LeasedTable, ids: string[], lease: string): Promise<void> {
+export async function releaseLeases(tx: Tx, table: LeasedTable, dialect: Dialect, ids: string[], lease: string): Promise<void> {
   if (ids.length === 0) return;
-  await db.updateTable(table).set({ lease: null, locked_until: null }).where('id', 'in', ids).where('lease', '=', lease).where('status', '=', PENDING).execute();
+  await tx.updateTable(table).set({ lease: null, locked_until: null }).where('id', 'in', heldBy(tx, table, dialect, ids, lease)).execute();
 }

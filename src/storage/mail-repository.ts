@@ -51,12 +51,12 @@ export class MailRepository {
     return db.selectFrom('mail_outbox').selectAll().where('id', 'in', ids).where('lease', '=', lease).execute();
   }
 
-  renewAnyAccount(db: Db, ids: string[], lease: string, lockedUntil: string): Promise<void> {
-    return renewLeases(db, 'mail_outbox', ids, lease, lockedUntil);
+  renewAnyAccount(tx: Tx, ids: string[], lease: string, lockedUntil: string): Promise<void> {
+    return renewLeases(tx, 'mail_outbox', this.dialect, ids, lease, lockedUntil);
   }
 
-  releaseAnyAccount(db: Db, ids: string[], lease: string): Promise<void> {
-    return releaseLeases(db, 'mail_outbox', ids, lease);
+  releaseAnyAccount(tx: Tx, ids: string[], lease: string): Promise<void> {
+    return releaseLeases(tx, 'mail_outbox', this.dialect, ids, lease);
   }
 
   /**

@@ -167,13 +167,13 @@ export class WebhookDeliveryRepository {
   }
 
   /** Service-wide: extends the claims this worker still holds. */
-  renewAnyAccount(db: Db, ids: string[], lease: string, lockedUntil: string): Promise<void> {
-    return renewLeases(db, 'webhook_deliveries', ids, lease, lockedUntil);
+  renewAnyAccount(tx: Tx, ids: string[], lease: string, lockedUntil: string): Promise<void> {
+    return renewLeases(tx, 'webhook_deliveries', this.dialect, ids, lease, lockedUntil);
   }
 
   /** Service-wide: gives a claimed attempt back unsent, due again at once. */
-  releaseAnyAccount(db: Db, ids: string[], lease: string): Promise<void> {
-    return releaseLeases(db, 'webhook_deliveries', ids, lease);
+  releaseAnyAccount(tx: Tx, ids: string[], lease: string): Promise<void> {
+    return releaseLeases(tx, 'webhook_deliveries', this.dialect, ids, lease);
   }
 
   /**

@@ -8,8 +8,12 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 }
 
+/**
+ * A non-blank string. Every string of a body is held to the text rules (domain/text.ts): one line,
+ * unless its schema says `'x-multiline': true` (tab and line breaks allowed).
+ */
 export function Text(options: { minLength?: number; maxLength?: number; description?: string; [k: string]: unknown }) {
-  return Type.String({ minLength: 1, pattern: NON_BLANK, 'x-no-nul': true, ...options });
+  return Type.String({ minLength: 1, pattern: NON_BLANK, ...options });
 }
 
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds.', examples: ['2026-11-22T09:15:03.123Z'] });

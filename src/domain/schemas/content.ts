@@ -36,7 +36,7 @@ export const ContentItem = Type.Object(
 const fields = {
   title: Text({ maxLength: 200, description: '1 to 200 characters, not all white space.' }),
   type: StringEnum(CONTENT_TYPES),
-  content: Text({ 'x-max-utf8-bytes': MAX_CONTENT_BYTES, description: 'Markdown; at most 1 MiB of UTF-8.' }),
+  content: Text({ 'x-max-utf8-bytes': MAX_CONTENT_BYTES, 'x-multiline': true, description: 'Markdown; at most 1 MiB of UTF-8.' }),
   status: StringEnum(WRITABLE_STATUSES, {
     description: 'draft or published. To archive an item use POST /v1/content/{id}/archive.',
     'x-hint': 'To archive an item, use POST /v1/content/{id}/archive.',

@@ -6,6 +6,7 @@ import { UniqueViolation } from '../../storage/errors.js';
 import { DomainError, forbidden, invalid, notFound } from '../errors.js';
 import type { EventLog } from '../events/event-log.js';
 import { newId, type Clock } from '../ids.js';
+import { textProblem } from '../text.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import { requireScope, type Principal, type Role } from '../auth/permissions.js';
 import { pageOf, pageWindow, type PageResult } from '../schemas/common.js';
@@ -194,7 +195,7 @@ export function normaliseEmail(email: string): string {
 
 /** A pragmatic check (one @, no white space, a dot in the domain, a sane length), as most APIs do. */
 export function isEmailAddress(value: string): boolean {
-  return value.length <= 254 && /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(value);
+  return value.length <= 254 && textProblem(value) === undefined && /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(value);
 }
 
 export type { Role };

@@ -22,7 +22,7 @@ import type {
 import type { Wake } from '../outbox.js';
 import { WEBHOOK_PLANS } from './queue.js';
 import { generateSecret } from './signature.js';
-import { resolveTarget, TargetRefused } from './targets.js';
+import { resolveTarget, systemResolver, TargetRefused, type Resolver } from './targets.js';
 
 /** Endpoints per account, as Stripe limits them, so one event never fans out without bound. */
 export const MAX_ENDPOINTS = 20;
@@ -48,6 +48,7 @@ export class WebhookService {
     private readonly allowPrivate: boolean,
     /** Tells this process's delivery worker that an attempt was queued outside the event log (pings, retries). */
     private readonly wake: Wake,
+    private readonly resolve: Resolver = systemResolver,
   ) {}
 
   async list(principal: Principal, query: WebhookListQuery): Promise<PageResult<WebhookEndpoint>> {
@@ -237,7 +238,7 @@ export class WebhookService {
   /** The URL as it will be stored, or 422 naming `url` with the reason. */
   private async checkUrl(text: string): Promise<string> {
     try {
-      return (await resolveTarget(text, this.allowPrivate)).url.href;
+      return (await resolveTarget(text, this.allowPrivate, this.resolve)).url.href;
     } catch (error) {
       if (!(error instanceof TargetRefused)) throw error;
       throw invalid([{ field: 'url', code: error.kind === 'malformed' ? 'invalid_format' : 'invalid_value', message: error.message }]);

@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { InteractionResults } from 'oidc-provider';
 import { DomainError, forbidden } from '../../domain/errors.js';
 import type { RateLimiter } from '../../domain/limits/rate-limiter.js';
+import { clientAddress } from '../rate-limit.js';
 import { csrfTokenMatches, type ActiveSession, type SessionService } from '../../domain/auth/sessions.js';
 import type { AppForConsent, OAuthAuthorizationService } from '../../domain/oauth/authorizations.js';
 import { grantableOf, type GrantableScope } from '../../domain/oauth/scopes.js';
@@ -138,7 +139,7 @@ export function interactionRoutes(deps: InteractionDeps) {
       const email = typeof form.email === 'string' ? form.email : '';
       const password = typeof form.password === 'string' ? form.password : '';
       if (email === '' || password === '') return signInPage(request, reply, state, { status: 422, message: 'Enter your e-mail address and password.' }, email);
-      const admission = await deps.limiter.admitSignIn(request.ip, normaliseEmail(email));
+      const admission = await deps.limiter.admitSignIn(clientAddress(request), normaliseEmail(email));
       if (admission.refusal) {
         reply.header('Retry-After', String(admission.refusal.retryAfterSeconds));
         return signInPage(request, reply, state, { status: 429, message: admission.refusal.message }, email);

@@ -62,7 +62,9 @@ export function oauthRoutes(deps: OAuthDeps): FastifyPluginAsync {
       onRequest: async (request, reply) => {
         const { handle } = await server();
         reply.hijack();
-        reply.raw.setHeader('X-Request-Id', request.id);
+        // What the hooks before this one set (the request id, the security headers) would only be
+        // written by reply.send(), which a hijacked reply never calls: hand them over to the raw answer.
+        for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
         await handle(request.raw, reply.raw);
       },
       handler: async () => undefined,

@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { PasswordLinks } from '../../domain/auth/password-links.js';
 import type { RateLimiter } from '../../domain/limits/rate-limiter.js';
+import { clientAddress } from '../rate-limit.js';
 import { isEmailAddress, normaliseEmail } from '../../domain/users/users.js';
 import { checkFormToken, FORM_FIELD, issueFormToken } from './forms.js';
 import { Field, Message, sendPage } from './page.js';
@@ -90,7 +91,7 @@ export function passwordPages(links: PasswordLinks, limiter: RateLimiter) {
       if (!isEmailAddress(email)) {
         return sendPage(reply, { status: 422, title: 'Forgot password?' }, <ForgotForm formToken={formToken} email={email} error="Enter the e-mail address you sign in with." />);
       }
-      const admission = await limiter.admitSignIn(request.ip, email);
+      const admission = await limiter.admitSignIn(clientAddress(request), email);
       if (admission.refusal) throw admission.refusal;
       // Not awaited: whether an account uses the address must not show, not even in the time the answer takes.
       links.requestReset(email).catch((error: unknown) => request.log.error({ err: error }, 'could not queue a password reset'));

@@ -8,7 +8,7 @@ import { DomainError, forbidden } from '../../domain/errors.js';
 import type { RateLimiter } from '../../domain/limits/rate-limiter.js';
 import type { SessionService } from '../../domain/auth/sessions.js';
 import { normaliseEmail, type UserService } from '../../domain/users/users.js';
-import { rateLimitHeaders } from '../rate-limit.js';
+import { clientAddress, rateLimitHeaders } from '../rate-limit.js';
 import { checkCsrf, clearSessionCookie, ownOrigin, sessionToken, setSessionCookie } from '../sessions.js';
 
 const SignIn = Type.Object(
@@ -38,7 +38,7 @@ export function sessionRoutes(sessions: SessionService, users: UserService, limi
       if (request.headers.origin !== undefined && request.headers.origin !== ownOrigin(request)) {
         throw forbidden('Cross-site sign-in refused: sign in from the dashboard itself.');
       }
-      const admission = await limiter.admitSignIn(request.ip, normaliseEmail(request.body.email));
+      const admission = await limiter.admitSignIn(clientAddress(request), normaliseEmail(request.body.email));
       reply.headers(rateLimitHeaders(admission.state));
       if (admission.refusal) throw admission.refusal;
       const { token, session } = await sessions.signIn(request.body.email, request.body.password, request.headers['user-agent']);
@@ -60,7 +60,7 @@ export function sessionRoutes(sessions: SessionService, users: UserService, limi
       const session = token === undefined ? undefined : await sessions.authenticate(token);
       if (!session) throw new DomainError('unauthorized', 'You are not signed in.');
       checkCsrf(request, session);
-      const admission = await limiter.admitSignIn(request.ip, normaliseEmail(session.view.user.email));
+      const admission = await limiter.admitSignIn(clientAddress(request), normaliseEmail(session.view.user.email));
       reply.headers(rateLimitHeaders(admission.state));
       if (admission.refusal) throw admission.refusal;
       await users.changeOwnPassword(session.principal, session.id, request.body.current_password, request.body.new_password);
