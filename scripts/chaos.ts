@@ -1,15 +1,15 @@
 // `npm run chaos`: the kill -9 test. The built product runs under a steady load of writes with
-// webhook deliveries in flight, and is killed with SIGKILL and restarted, again and again, on
-// SQLite and (when a PostgreSQL URL is given) PostgreSQL. Afterwards every write the service
-// acknowledged must be stored, with its event, and every event delivered to the webhook receiver
-// at least once. Prints acknowledged / lost / in doubt / duplicate figures; exits 1 if anything
+// webhook deliveries and e-mails in flight, and is killed with SIGKILL and restarted, again and
+// again, on SQLite and (when a PostgreSQL URL is given) PostgreSQL. Afterwards every write the
+// service acknowledged must be stored, with its event, every event delivered to the webhook
+// receiver at least once, and every invitation e-mail (one per user created) received at least once. Prints acknowledged / lost / in doubt / duplicate figures; exits 1 if anything
 // acknowledged was lost.
 //
 //   npm run chaos -- [--kills 20] [--every 1500] [--clients 8] [--stores sqlite,postgres]
 //
 // PostgreSQL: CHAOS_DATABASE_URL or TEST_DATABASE_URL names a server where a database may be
-// created (and is dropped afterwards). Deliveries are one outbox; another (e-mail, say) is added by
-// writing one more Outbox (see `outboxes` below): what it should have sent, what arrived.
+// created (and is dropped afterwards). Webhook deliveries and e-mail are the two outboxes (see
+// `outboxes` below): for each, what it should have sent, and what arrived.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -20,6 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { SMTPServer } from 'smtp-server';
 import { cleanEnv, freePort, productArgs, REPO_ROOT, startChild, waitUntilReady, type Child } from '../bench/processes.js';
 
 const { values: args } = parseArgs({
@@ -76,6 +77,42 @@ async function webhookOutbox(): Promise<Outbox & { url: string }> {
   };
 }
 
+/**
+ * An SMTP server counting invitations by recipient (each user created without a password is e-mailed
+ * one), answering after a short random delay so that some messages are being sent at every kill.
+ */
+async function mailOutbox(): Promise<Outbox & { url: string }> {
+  const counts = new Map<string, number>();
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      stream.resume();
+      stream.on('end', () =>
+        setTimeout(() => {
+          for (const { address } of session.envelope.rcptTo) counts.set(address, (counts.get(address) ?? 0) + 1);
+          callback();
+        }, Math.random() * 150),
+      );
+    },
+  });
+  // A sender killed mid-conversation resets its connection: that is the test, not a failure.
+  server.on('error', () => {});
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    name: 'invitation e-mails',
+    url: `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`,
+    owed: (events) =>
+      events
+        .filter((e) => e.type === 'user.created')
+        .map((e) => (e.data as { email?: string }).email ?? '')
+        .filter((email) => email.startsWith('chaos-')),
+    arrived: () => counts,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
 /** One JSON request over HTTPS (the generated certificate is not checked: this is loopback). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- API answers are read field by field
 function call(agent: https.Agent, url: string, method: string, key: string, body?: unknown): Promise<{ status: number; json: any }> {
@@ -118,7 +155,10 @@ async function run(store: 'sqlite' | 'postgres') {
     env.DATABASE_URL = url.toString();
   }
   const webhooks = await webhookOutbox();
-  const outboxes: Outbox[] = [webhooks];
+  const mail = await mailOutbox();
+  env.SMTP_URL = mail.url;
+  env.MAIL_RETRY_SCHEDULE = '1';
+  const outboxes: Outbox[] = [webhooks, mail];
   const port = await freePort();
   const base = `https://127.0.0.1:${port}`;
   let server: Child | undefined;
@@ -140,22 +180,30 @@ async function run(store: 'sqlite' | 'postgres') {
     const hook = await call(agent, `${base}/v1/webhooks`, 'POST', key, { url: webhooks.url, events: ['content.created'] });
     if (hook.status !== 201) throw new Error(`could not register the webhook: ${hook.status} ${JSON.stringify(hook.json)}`);
 
-    // The load: each client writes items with titles of its own, never sending one twice.
+    // The load: each client writes items with titles of its own, never sending one twice; one write
+    // in ten is a user invited by e-mail instead.
     const acknowledged = new Map<string, string>();
     const inDoubt = new Set<string>();
+    let invited = 0;
     let running = true;
     let sequence = 0;
     const clients = Array.from({ length: CLIENTS }, async () => {
       while (running) {
-        const title = `chaos ${store} ${++sequence}`;
+        const n = ++sequence;
+        const title = `chaos ${store} ${n}`;
         try {
+          if (n % 10 === 0) {
+            const res = await call(agent, `${base}/v1/users`, 'POST', key, { email: `chaos-${n}@example.com`, name: `Invited ${n}`, role: 'viewer' });
+            if (res.status === 201) invited++;
+            continue;
+          }
           const res = await call(agent, `${base}/v1/content`, 'POST', key, { title, type: 'blog', content: 'Written under SIGKILL.' });
           if (res.status === 201) acknowledged.set(title, res.json.data.id);
           else await new Promise((r) => setTimeout(r, 20));
         } catch (error) {
           // Refused: the instance is down, nothing was sent. Otherwise no answer came: the write may
           // or may not have been stored.
-          if ((error as NodeJS.ErrnoException).code !== 'ECONNREFUSED') inDoubt.add(title);
+          if ((error as NodeJS.ErrnoException).code !== 'ECONNREFUSED' && n % 10 !== 0) inDoubt.add(title);
           await new Promise((r) => setTimeout(r, 20));
         }
       }
@@ -209,6 +257,7 @@ async function run(store: 'sqlite' | 'postgres') {
       inDoubt: inDoubt.size,
       storedInDoubt,
       duplicateWrites,
+      invited,
       events: events.length,
       lostEvents: lostEvents.length,
       outboxes: outboxes.map((outbox) => {
@@ -243,7 +292,7 @@ for (const store of STORES) {
   console.log(
     `${r.store}: ${r.kills} × SIGKILL over ${r.seconds} s under ${CLIENTS} writing clients. Writes: ${r.acknowledged} acknowledged, ${r.lost} lost, ` +
       `${r.duplicateWrites} stored twice; ${r.inDoubt} sent but unanswered (in flight at a kill), of which ${r.storedInDoubt} stored. ` +
-      `Events: ${r.events} in the log, ${r.lostEvents} missing for an acknowledged write.`,
+      `Events: ${r.events} in the log, ${r.lostEvents} missing for an acknowledged write. Users invited: ${r.invited} acknowledged.`,
   );
   for (const o of r.outboxes) {
     console.log(`  ${o.name}: ${o.owed} owed, ${o.delivered} delivered, ${o.lost} lost, ${o.duplicates} delivered more than once (at most ${o.mostTimes} times).`);
