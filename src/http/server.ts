@@ -26,6 +26,7 @@ import type { Realtime } from './ws.js';
 import { eventRoutes } from './routes/events.js';
 import { ErrorBody } from './schemas.js';
 import { validatorCompiler } from './validation.js';
+import { strictQuery } from './strict-query.js';
 import { deprecationHeaders } from './deprecation.js';
 import type { RateLimiter } from '../domain/limits/rate-limiter.js';
 import type { UsageService } from '../domain/limits/usage.js';
@@ -115,6 +116,7 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
   const routes = new RouteIndex();
   app.addHook('onRoute', (route) => {
     routes.add(route.method, route.url);
+    strictQuery(route);
     if (route.url.startsWith('/docs')) route.config = { ...(route.config ?? {}), raw: true };
   });
 

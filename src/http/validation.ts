@@ -129,7 +129,10 @@ interface QueryProperty {
   pattern?: string;
 }
 
-function compileQuery(schema: { properties?: Record<string, QueryProperty> }) {
+export type QuerySchema = { properties?: Record<string, QueryProperty> };
+
+/** The strict query-string parser of a route's querystring schema. */
+export function compileQuery(schema: QuerySchema) {
   const properties = schema.properties ?? {};
   return (data: unknown) => {
     const query = (data ?? {}) as Record<string, unknown>;
@@ -163,7 +166,7 @@ export function validatorCompiler(): FastifySchemaCompiler<unknown> {
   const ajv = createAjv();
   return ({ schema, httpPart }) => {
     if (httpPart === 'body') return compileBody(ajv, schema as Record<string, unknown>);
-    if (httpPart === 'querystring') return compileQuery(schema as { properties?: Record<string, QueryProperty> });
+    if (httpPart === 'querystring') return compileQuery(schema as QuerySchema);
     return (data: unknown) => ({ value: data });
   };
 }
