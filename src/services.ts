@@ -94,7 +94,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       sessionRepo,
     ),
     sessions,
-    content: new ContentService(store, new ContentRepository(), events, clock),
+    content: new ContentService(store, new ContentRepository(store.dialect), events, clock),
     deliveryWake,
     webhooks: new WebhookService(store, endpointRepo, deliveryRepo, eventRepo, events, clock, config.webhookAllowPrivate, deliveryWake),
     webhookDeliveries: new DeliveryService(store, endpointRepo, deliveryRepo, events, clock, config.webhookRetrySchedule ?? DEFAULT_RETRY_SCHEDULE),

@@ -126,6 +126,7 @@ interface QueryProperty {
   type?: string;
   enum?: string[];
   minimum?: number;
+  maxLength?: number;
   pattern?: string;
 }
 
@@ -151,6 +152,8 @@ export function compileQuery(schema: QuerySchema) {
         else if (spec.minimum !== undefined && Number(raw) < spec.minimum) {
           errors.push({ field: name, code: 'invalid_value', message: `${name} must be ${spec.minimum} or more.` });
         } else value[name] = Number(raw);
+      } else if (spec.maxLength !== undefined && [...raw].length > spec.maxLength) {
+        errors.push({ field: name, code: 'too_long', message: `${name} must be at most ${spec.maxLength} characters.` });
       } else if (spec.enum && !spec.enum.includes(raw)) {
         errors.push({ field: name, code: 'invalid_value', message: `${name} must be one of: ${spec.enum.join(', ')}.` });
       } else if (spec.pattern && !new RegExp(spec.pattern, 'u').test(raw)) {

@@ -52,6 +52,8 @@ export interface ContentTable {
   updated_at: string;
   published_at: string | null;
   version: number;
+  /** The title folded for sorting (content-sort.ts: titleSortKey), written with every title. */
+  title_sort: string;
 }
 
 /** One-row facts about the store itself, such as "bootstrap done"; the primary key makes them race-free. */

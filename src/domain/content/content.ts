@@ -6,14 +6,14 @@ import type { EventLog } from '../events/event-log.js';
 import { PageCache } from './page-cache.js';
 import { newId, type Clock } from '../ids.js';
 import { requireScope, type Principal } from '../auth/permissions.js';
-import { pageOf, pageWindow, type PageResult } from '../schemas/common.js';
-import type { ContentCreate, ContentItem, ContentListItem, ContentListQuery, ContentUpdate } from '../schemas/content.js';
+import type { ContentCreate, ContentItem, ContentListItem, ContentListQuery, ContentPage, ContentUpdate } from '../schemas/content.js';
+import { encodeCursor, listRequest } from './list-request.js';
 
 /** Versions an `If-Match` header allows; undefined means no precondition. */
 export type Precondition = number[] | undefined;
 
 export class ContentService {
-  private readonly pages = new PageCache<PageResult<ContentListItem>>();
+  private readonly pages = new PageCache<ContentPage>();
 
   constructor(
     private readonly store: Store,
@@ -22,18 +22,27 @@ export class ContentService {
     private readonly clock: Clock,
   ) {}
 
-  async list(principal: Principal, query: ContentListQuery): Promise<PageResult<ContentListItem>> {
+  async list(principal: Principal, query: ContentListQuery): Promise<ContentPage> {
     requireScope(principal, 'content:read');
-    const window = pageWindow(query);
-    const key = `${principal.accountId} ${query.type ?? ''} ${query.status ?? ''} ${window.limit} ${window.offset}`;
+    const request = listRequest(principal.accountId, query);
+    const key = JSON.stringify([principal.accountId, request.filter.type, request.filter.status, request.q, request.sort, query.cursor, request.limit, request.offset]);
     // Read before the page, so a page cached under this generation is never older than it.
     const generation = await this.events.generation(principal.accountId);
     const cached = this.pages.get(key, generation);
     if (cached) return cached;
-    const { rows, total } = await this.store.run((db) =>
-      this.repo.list(db, principal.accountId, { type: query.type, status: query.status }, window.limit, window.offset),
+    const [{ rows, next }, { total, exact }] = await this.store.run((db) =>
+      Promise.all([
+        this.repo.page(db, principal.accountId, { ...request, offset: request.offset ?? 0 }),
+        this.repo.total(db, principal.accountId, request.filter, request.words),
+      ]),
     );
-    const page = pageOf(rows as ContentListItem[], total, window);
+    const nextCursor = next && encodeCursor(principal.accountId, request, next);
+    // On an offset page with an exact total, has_more is offset + length < total (CONTRACT.md §5).
+    const hasMore = request.offset !== null && exact ? request.offset + rows.length < total : nextCursor !== null;
+    const page: ContentPage = {
+      data: rows as ContentListItem[],
+      pagination: { total, limit: request.limit, offset: request.offset, has_more: hasMore, next_cursor: nextCursor, ...(exact ? {} : { total_exact: false }) },
+    };
     this.pages.set(key, generation, page);
     return page;
   }

@@ -3,7 +3,7 @@ import Type from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ContentService } from '../../domain/content/content.js';
 import { One, Page } from '../../domain/schemas/common.js';
-import { ContentCreate, ContentItem, ContentListItem, ContentListQuery, ContentUpdate } from '../../domain/schemas/content.js';
+import { ContentCreate, ContentItem, ContentListItem, ContentListQuery, ContentPagination, ContentUpdate } from '../../domain/schemas/content.js';
 import { errorResponses, needs } from '../schemas.js';
 import { etag, parseIfMatch } from '../preconditions.js';
 
@@ -17,9 +17,13 @@ export function contentRoutes(content: ContentService): FastifyPluginAsyncTypebo
   return async (app) => {
     app.get('/content', {
       schema: {
-        operationId: 'listContent', summary: 'List content items', description: 'Newest first (created_at, then id, descending). The body is not included; fetch an item for it.', tags, ...needs('content:read'),
+        operationId: 'listContent', summary: 'List, search and sort content items',
+        description:
+          'Newest first by default (created_at, then id, descending); q searches, sort orders. Page with limit and offset, or follow ' +
+          'pagination.next_cursor with cursor (stable while items are created and deleted). The body is not included; fetch an item for it.',
+        tags, ...needs('content:read'),
         querystring: ContentListQuery,
-        response: { 200: Page(ContentListItem), ...errorResponses(400, 403) },
+        response: { 200: Page(ContentListItem, ContentPagination), ...errorResponses(400, 403) },
       },
     }, async (request) => content.list(request.principal!, request.query));
 

@@ -7,6 +7,7 @@ import { events } from './003-events.js';
 import { usage } from './004-usage.js';
 import { webhooks } from './005-webhooks.js';
 import { dashboard } from './006-dashboard.js';
+import { contentSearch } from './009-content-search.js';
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return {
@@ -18,6 +19,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '004-usage': usage(dialect),
         '005-webhooks': webhooks(dialect),
         '006-dashboard': dashboard(dialect),
+        '009-content-search': contentSearch(dialect),
       };
     },
   };
