@@ -4,7 +4,7 @@
 // from a count that stops at SEARCH_COUNT_CAP.
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Db } from './db.js';
-import type { ContentSearch, SearchWords } from './content-search.js';
+import type { ContentSearch, SearchQuery, SearchWords } from './content-search.js';
 import { keysetAfter, orderItems, SORT_COLUMN, type Position, type ResolvedKey, type SortKey } from './content-sort.js';
 import type { Database } from './schema.js';
 
@@ -15,9 +15,9 @@ export interface ContentFilter {
 
 export interface ListQuery {
   filter: ContentFilter;
-  /** Only items matching every word (see content-search.ts). */
-  words?: SearchWords;
-  /** The sort keys; id descending always follows. `relevance` only with `words`. */
+  /** Only items matching the search (prepared by `prepareSearch`). */
+  search?: SearchQuery;
+  /** The sort keys; id descending always follows. `relevance` only with `search`. */
   order: SortKey[];
   /** Start after this item (a cursor); `offset` is then 0. */
   after?: Position;
@@ -53,6 +53,11 @@ type Segment = 'dated' | 'undated' | undefined;
 export class ContentLists {
   constructor(private readonly search: ContentSearch) {}
 
+  /** Readies a search for the statements of one request (on PostgreSQL: builds its tsquery once). */
+  prepareSearch(db: Db, accountId: string, words: SearchWords): Promise<SearchQuery> {
+    return this.search.prepare(db, accountId, words);
+  }
+
   async page(db: Db, accountId: string, query: ListQuery): Promise<ListPage> {
     const want = query.limit + 1;
     const rows =
@@ -68,9 +73,9 @@ export class ContentLists {
   }
 
   /** The number of items a list shows in all; a search's is counted only up to SEARCH_COUNT_CAP. */
-  async total(db: Db, accountId: string, filter: ContentFilter, words?: SearchWords): Promise<{ total: number; exact: boolean }> {
-    if (words) {
-      const matched = this.filtered(db, accountId, filter, words).select(sql.lit(1).as('one')).limit(SEARCH_COUNT_CAP + 1);
+  async total(db: Db, accountId: string, filter: ContentFilter, search?: SearchQuery): Promise<{ total: number; exact: boolean }> {
+    if (search) {
+      const matched = this.filtered(db, accountId, filter, search).select(sql.lit(1).as('one')).limit(SEARCH_COUNT_CAP + 1);
       const { n } = await db.selectFrom(matched.as('matched')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       return Number(n) > SEARCH_COUNT_CAP ? { total: SEARCH_COUNT_CAP, exact: false } : { total: Number(n), exact: true };
     }
@@ -98,7 +103,7 @@ export class ContentLists {
     // An offset past the dated items continues among the undated ones.
     let skip = 0;
     if (query.offset > 0 && dated.length === 0) {
-      const { n } = await this.filtered(db, accountId, query.filter, query.words)
+      const { n } = await this.filtered(db, accountId, query.filter, query.search)
         .where('published_at', 'is not', null)
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .executeTakeFirstOrThrow();
@@ -109,22 +114,22 @@ export class ContentLists {
   }
 
   /** The account's items that pass the filters and match the search. */
-  private filtered(db: Db, accountId: string, filter: ContentFilter, words?: SearchWords) {
+  private filtered(db: Db, accountId: string, filter: ContentFilter, search?: SearchQuery) {
     let query = db.selectFrom('content').where('account_id', '=', accountId);
     if (filter.type !== undefined) query = query.where('type', '=', filter.type);
     if (filter.status !== undefined) query = query.where('status', '=', filter.status);
-    if (words) query = query.where(this.search.matches(accountId, words));
+    if (search) query = query.where(search.matches);
     return query;
   }
 
   private select(db: Db, accountId: string, query: ListQuery, order: SortKey[], after: Position | undefined, limit: number, offset: number, segment?: Segment) {
-    let matched = this.filtered(db, accountId, query.filter, query.words).select([...LISTED, 'published_at', 'title_sort']);
+    let matched = this.filtered(db, accountId, query.filter, query.search).select([...LISTED, 'published_at', 'title_sort']);
     if (segment) matched = matched.where('published_at', segment === 'dated' ? 'is not' : 'is', null);
     let rows: SelectQueryBuilder<Database, 'content', Row>;
     let table = 'content';
-    if (query.words && order.some((key) => key.field === 'relevance')) {
+    if (query.search && order.some((key) => key.field === 'relevance')) {
       // The tier is worked out once per matching item (a materialized CTE), then ordered and compared like a column.
-      const tiered = matched.select(this.search.inTitle(accountId, query.words).as('relevance'));
+      const tiered = matched.select(query.search.inTitle.as('relevance'));
       rows = db.with((cte) => cte('matched').materialized(), () => tiered).selectFrom('matched').selectAll() as unknown as typeof rows;
       table = 'matched';
     } else {

@@ -2,7 +2,7 @@
 import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { Db, Tx } from './db.js';
 import type { ContentTable, Database, Dialect } from './schema.js';
-import { contentSearch } from './content-search.js';
+import { contentSearch, type SearchQuery, type SearchWords } from './content-search.js';
 import { ContentLists, type ContentFilter, type ListQuery } from './content-list.js';
 import { titleSortKey } from './content-sort.js';
 
@@ -35,8 +35,13 @@ export class ContentRepository {
   }
 
   /** How many items a list shows in all (a search's count stops at SEARCH_COUNT_CAP). */
-  total(db: Db, accountId: string, filter: ContentFilter, words?: ListQuery['words']) {
-    return this.lists.total(db, accountId, filter, words);
+  total(db: Db, accountId: string, filter: ContentFilter, search?: SearchQuery) {
+    return this.lists.total(db, accountId, filter, search);
+  }
+
+  /** Readies the search of one list request, for its page and its total. */
+  prepareSearch(db: Db, accountId: string, words: SearchWords) {
+    return this.lists.prepareSearch(db, accountId, words);
   }
 
   get(db: Db, accountId: string, id: string): Promise<ContentRow | undefined> {
@@ -44,7 +49,12 @@ export class ContentRepository {
   }
 
   async insert(tx: Tx, accountId: string, row: ContentRow): Promise<void> {
-    await tx.insertInto('content').values({ ...row, account_id: accountId, title_sort: titleSortKey(row.title) }).execute();
+    await this.insertMany(tx, accountId, [row]);
+  }
+
+  /** Several items in one statement (bulk loads: benchmarks, imports). */
+  async insertMany(tx: Tx, accountId: string, rows: ContentRow[]): Promise<void> {
+    await tx.insertInto('content').values(rows.map((row) => ({ ...row, account_id: accountId, title_sort: titleSortKey(row.title) }))).execute();
   }
 
   /**

@@ -4,6 +4,7 @@
 // out except the last (which also matches as a prefix), and each store stems and folds them alike
 // (case, accents, English stemming) for the index and the query.
 import type { RawBuilder, SqlBool } from 'kysely';
+import type { Db } from './db.js';
 import type { Dialect } from './schema.js';
 import { sqliteSearch } from './dialect/sqlite-search.js';
 import { postgresSearch } from './dialect/postgres-search.js';
@@ -11,11 +12,16 @@ import { postgresSearch } from './dialect/postgres-search.js';
 /** The words of a search, at least one; the last one also matches as a prefix. */
 export type SearchWords = readonly [string, ...string[]];
 
-export interface ContentSearch {
+/** A search made ready for one list request's statements (its page and its total). */
+export interface SearchQuery {
   /** A condition on `content`: the item belongs to the account and its title or body matches every word. */
-  matches(accountId: string, words: SearchWords): RawBuilder<SqlBool>;
+  matches: RawBuilder<SqlBool>;
   /** The relevance tier of a matching item: 1 when its title alone matches every word, else 0. */
-  inTitle(accountId: string, words: SearchWords): RawBuilder<number>;
+  inTitle: RawBuilder<number>;
+}
+
+export interface ContentSearch {
+  prepare(db: Db, accountId: string, words: SearchWords): Promise<SearchQuery>;
 }
 
 export function contentSearch(dialect: Dialect): ContentSearch {

@@ -30,12 +30,13 @@ export class ContentService {
     const generation = await this.events.generation(principal.accountId);
     const cached = this.pages.get(key, generation);
     if (cached) return cached;
-    const [{ rows, next }, { total, exact }] = await this.store.run((db) =>
-      Promise.all([
-        this.repo.page(db, principal.accountId, { ...request, offset: request.offset ?? 0 }),
-        this.repo.total(db, principal.accountId, request.filter, request.words),
-      ]),
-    );
+    const [{ rows, next }, { total, exact }] = await this.store.run(async (db) => {
+      const search = request.words && (await this.repo.prepareSearch(db, principal.accountId, request.words));
+      return Promise.all([
+        this.repo.page(db, principal.accountId, { ...request, search, offset: request.offset ?? 0 }),
+        this.repo.total(db, principal.accountId, request.filter, search),
+      ]);
+    });
     const nextCursor = next && encodeCursor(principal.accountId, request, next);
     // On an offset page with an exact total, has_more is offset + length < total (CONTRACT.md §5).
     const hasMore = request.offset !== null && exact ? request.offset + rows.length < total : nextCursor !== null;

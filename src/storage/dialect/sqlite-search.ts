@@ -14,9 +14,11 @@ function expression(accountId: string, columns: string, words: SearchWords): str
   return `account_id : "${account.replace(/"/g, '""')}" AND ${columns} : (${quoted.join(' AND ')})`;
 }
 
+const rowsMatching = (match: string) => sql`content.rowid IN (SELECT rowid FROM content_fts WHERE content_fts MATCH ${match})`;
+
 export const sqliteSearch: ContentSearch = {
-  matches: (accountId, words) =>
-    sql<SqlBool>`content.rowid IN (SELECT rowid FROM content_fts WHERE content_fts MATCH ${expression(accountId, '{title content}', words)})`,
-  inTitle: (accountId, words) =>
-    sql<number>`(content.rowid IN (SELECT rowid FROM content_fts WHERE content_fts MATCH ${expression(accountId, 'title', words)}))`,
+  prepare: async (_db, accountId, words) => ({
+    matches: sql<SqlBool>`${rowsMatching(expression(accountId, '{title content}', words))}`,
+    inTitle: sql<number>`(${rowsMatching(expression(accountId, 'title', words))})`,
+  }),
 };

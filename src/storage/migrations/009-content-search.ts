@@ -46,7 +46,9 @@ function postgresStatements(schema: string): string[] {
            || strip(to_tsvector('pg_catalog.english', ${s}.cms_unaccent(left(body, 100000))));
      END $$`,
     // Every word stemmed (common English words ignored), the last one also as a prefix.
-    `CREATE FUNCTION ${s}.cms_search_query(words text[]) RETURNS tsquery LANGUAGE plpgsql STABLE PARALLEL SAFE AS $$
+    // It runs once per search (a notice about a stop word would only be noise for the client).
+    `CREATE FUNCTION ${s}.cms_search_query(words text[]) RETURNS tsquery LANGUAGE plpgsql STABLE PARALLEL SAFE
+       SET client_min_messages = warning AS $$
      DECLARE
        n int := coalesce(array_length(words, 1), 0);
        result tsquery := '';
