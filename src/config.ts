@@ -55,6 +55,8 @@ export interface Config {
   shutdownGraceSeconds: number;
   /** Days the event log keeps events (GET /v1/events, WebSocket resume). */
   eventRetentionDays: number;
+  /** How many versions of each content item are kept as revisions (REVISIONS_KEEP). */
+  revisionsKeep: number;
   limits: LimitsConfig;
   /** Dashboard sign-in sessions (docs/dashboard.md). */
   sessions: SessionConfig;
@@ -258,6 +260,7 @@ export function loadConfig(environment: Env = process.env): Config {
     deprecations: deprecations(env),
     shutdownGraceSeconds: integer(env, 'SHUTDOWN_GRACE_SECONDS', 0, 600, 10),
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 1, 3650, 7),
+    revisionsKeep: integer(env, 'REVISIONS_KEEP', 1, 100_000, 100),
     limits: limits(env),
     sessions: {
       idleMinutes: integer(env, 'SESSION_IDLE_MINUTES', 1, 7 * 24 * 60, 60),

@@ -11,6 +11,8 @@ import { AccountService } from './domain/users/accounts.js';
 import { ApiKeyService } from './domain/auth/api-keys.js';
 import { Authenticator } from './domain/auth/authenticator.js';
 import { ContentService } from './domain/content/content.js';
+import { ContentRevisions } from './domain/content/revisions.js';
+import { RevisionRepository } from './storage/revision-repository.js';
 import { EventLog } from './domain/events/event-log.js';
 import { openSignal } from './storage/signals/index.js';
 import { EventFeed } from './domain/events/event-feed.js';
@@ -94,7 +96,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       sessionRepo,
     ),
     sessions,
-    content: new ContentService(store, new ContentRepository(store.dialect), events, clock),
+    content: new ContentService(store, new ContentRepository(store.dialect), events, clock, new ContentRevisions(store, new RevisionRepository(), config.revisionsKeep)),
     deliveryWake,
     webhooks: new WebhookService(store, endpointRepo, deliveryRepo, eventRepo, events, clock, config.webhookAllowPrivate, deliveryWake),
     webhookDeliveries: new DeliveryService(store, endpointRepo, deliveryRepo, events, clock, config.webhookRetrySchedule ?? DEFAULT_RETRY_SCHEDULE),

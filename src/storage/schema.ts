@@ -56,6 +56,20 @@ export interface ContentTable {
   title_sort: string;
 }
 
+/** One version of a content item (migration 010). */
+export interface ContentRevisionTable {
+  account_id: string;
+  content_id: string;
+  version: number;
+  title: string;
+  type: string;
+  content: string;
+  status: string;
+  /** The user who made the version; null when not known (versions made before revisions were kept). */
+  changed_by: string | null;
+  created_at: string;
+}
+
 /** One-row facts about the store itself, such as "bootstrap done"; the primary key makes them race-free. */
 export interface SettingTable {
   key: string;
@@ -180,6 +194,7 @@ export interface Database {
   users: UserTable;
   api_keys: ApiKeyTable;
   content: ContentTable;
+  content_revisions: ContentRevisionTable;
   settings: SettingTable;
   usage_counts: UsageCountTable;
   usage_alerts: UsageAlertTable;

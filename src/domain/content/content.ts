@@ -1,13 +1,14 @@
 // Content items: listing, reading and every change, with the role rules and version preconditions.
-import type { Store } from '../../storage/db.js';
+import type { Store, Tx } from '../../storage/db.js';
 import type { ContentRepository, ContentRow, WriteGuard } from '../../storage/content-repository.js';
 import { DomainError, forbidden, notFound } from '../errors.js';
-import type { EventLog } from '../events/event-log.js';
+import type { Emit, EventLog } from '../events/event-log.js';
 import { PageCache } from './page-cache.js';
 import { newId, type Clock } from '../ids.js';
 import { requireScope, type Principal } from '../auth/permissions.js';
 import type { ContentCreate, ContentItem, ContentListItem, ContentListQuery, ContentPage, ContentUpdate } from '../schemas/content.js';
 import { encodeCursor, listRequest } from './list-request.js';
+import { versionNumber, type ContentRevisions } from './revisions.js';
 
 /** Versions an `If-Match` header allows; undefined means no precondition. */
 export type Precondition = number[] | undefined;
@@ -20,6 +21,7 @@ export class ContentService {
     private readonly repo: ContentRepository,
     private readonly events: EventLog,
     private readonly clock: Clock,
+    readonly revisions: ContentRevisions,
   ) {}
 
   async list(principal: Principal, query: ContentListQuery): Promise<ContentPage> {
@@ -73,6 +75,7 @@ export class ContentService {
     };
     await this.events.change(principal.accountId, async (tx, emit) => {
       await this.repo.insert(tx, principal.accountId, row);
+      await this.revisions.record(tx, principal.accountId, row, principal.userId);
       emit('content.created', row);
     });
     return row as ContentItem;
@@ -85,10 +88,30 @@ export class ContentService {
     return this.events.change(principal.accountId, async (tx, emit) => {
       const publishedAt = input.status === 'published' ? now : undefined;
       const row = await this.repo.update(tx, principal.accountId, id, input, now, guard, publishedAt);
-      if (row) {
-        emit('content.updated', row);
-        return row as ContentItem;
+      if (row) return this.changed(tx, principal, row, emit);
+      throw this.explainMiss(await this.repo.get(tx, principal.accountId, id), principal, guard);
+    });
+  }
+
+  /**
+   * Makes the item what revision `version` was (title, type, body and status) at a new version;
+   * published_at keeps the first-publication rule. `version` is the path segment as given.
+   */
+  async restore(principal: Principal, id: string, version: string, precondition: Precondition): Promise<ContentItem> {
+    requireScope(principal, 'content:write');
+    const number = versionNumber(version);
+    const now = this.clock().toISOString();
+    const guard = this.guardFor(principal, precondition);
+    return this.events.change(principal.accountId, async (tx, emit) => {
+      const revision = await this.revisions.find(tx, principal.accountId, id, number);
+      if (!revision) {
+        const exists = await this.repo.get(tx, principal.accountId, id);
+        throw notFound(exists ? 'Revision' : 'Content item');
       }
+      const { title, type, content, status } = revision;
+      const publishedAt = status === 'published' ? now : undefined;
+      const row = await this.repo.update(tx, principal.accountId, id, { title, type, content, status }, now, guard, publishedAt);
+      if (row) return this.changed(tx, principal, row, emit);
       throw this.explainMiss(await this.repo.get(tx, principal.accountId, id), principal, guard);
     });
   }
@@ -100,10 +123,7 @@ export class ContentService {
     const guard = this.guardFor(principal, precondition);
     return this.events.change(principal.accountId, async (tx, emit) => {
       const row = await this.repo.archive(tx, principal.accountId, id, now, guard);
-      if (row) {
-        emit('content.updated', row);
-        return row as ContentItem;
-      }
+      if (row) return this.changed(tx, principal, row, emit);
       const current = await this.repo.get(tx, principal.accountId, id);
       if (current?.status === 'archived' && this.passes(current, principal, guard)) return current as ContentItem;
       throw this.explainMiss(current, principal, guard);
@@ -118,6 +138,13 @@ export class ContentService {
       if (!deleted) throw this.explainMiss(await this.repo.get(tx, principal.accountId, id), principal, guard);
       emit('content.deleted', { id });
     });
+  }
+
+  /** A new version of an existing item: its revision and its event, in the change's transaction. */
+  private async changed(tx: Tx, principal: Principal, row: ContentRow, emit: Emit): Promise<ContentItem> {
+    await this.revisions.record(tx, principal.accountId, row, principal.userId);
+    emit('content.updated', row);
+    return row as ContentItem;
   }
 
   /** Authors may change only their own items; everyone else with content:write may change any. */

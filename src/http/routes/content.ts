@@ -7,11 +7,8 @@ import { ContentCreate, ContentItem, ContentListItem, ContentListQuery, ContentP
 import { errorResponses, needs } from '../schemas.js';
 import { etag, parseIfMatch } from '../preconditions.js';
 
-const IdParams = Type.Object({ id: Type.String({ description: 'The content item id.' }) });
-const IfMatchHeaders = Type.Object({ 'if-match': Type.Optional(Type.String({ description: 'An ETag from an earlier response; 412 when it no longer matches.' })) });
-const tags = ['Content'];
-/** Archive takes no fields: the body may be omitted or `{}`, and anything in it is rejected. */
-const NoFields = Type.Object({}, { additionalProperties: false, 'x-optional-body': true, description: 'Optional; no fields.' });
+import { IdParams, IfMatchHeaders, NoFields, tags } from './content-params.js';
+import { revisionRoutes } from './content-revisions.js';
 
 export function contentRoutes(content: ContentService): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -81,5 +78,7 @@ export function contentRoutes(content: ContentService): FastifyPluginAsyncTypebo
       await content.remove(request.principal!, request.params.id, parseIfMatch(request.headers['if-match']));
       return reply.code(204).send(null);
     });
+
+    await app.register(revisionRoutes(content));
   };
 }

@@ -8,6 +8,7 @@ import { usage } from './004-usage.js';
 import { webhooks } from './005-webhooks.js';
 import { dashboard } from './006-dashboard.js';
 import { contentSearch } from './009-content-search.js';
+import { contentRevisions } from './010-content-revisions.js';
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return {
@@ -20,6 +21,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '005-webhooks': webhooks(dialect),
         '006-dashboard': dashboard(dialect),
         '009-content-search': contentSearch(dialect),
+        '010-content-revisions': contentRevisions(dialect),
       };
     },
   };
