@@ -78,6 +78,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     every(FLUSH_EVERY_MS, () => limits.flush(), backgroundError('could not record quota usage')),
     // Ended dashboard sessions are refused anyway; their rows are deleted hourly.
     every(3_600_000, () => services.sessions.prune(), backgroundError('could not prune sessions')),
+    // Expired idempotency keys are free anyway (a claim takes them over); their rows are deleted hourly.
+    every(3_600_000, () => services.idempotency.prune(), backgroundError('could not prune idempotency keys')),
   ];
   // Webhook deliveries: woken by events committed (on any instance the signal reaches), by pings and
   // retries queued here, and by its own poll.

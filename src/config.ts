@@ -57,6 +57,8 @@ export interface Config {
   eventRetentionDays: number;
   /** How many versions of each content item are kept as revisions (REVISIONS_KEEP). */
   revisionsKeep: number;
+  /** How long a request's hold on its Idempotency-Key lasts: after a crash, a retry waits this long. */
+  idempotencyLeaseSeconds: number;
   limits: LimitsConfig;
   /** Dashboard sign-in sessions (docs/dashboard.md). */
   sessions: SessionConfig;
@@ -261,6 +263,7 @@ export function loadConfig(environment: Env = process.env): Config {
     shutdownGraceSeconds: integer(env, 'SHUTDOWN_GRACE_SECONDS', 0, 600, 10),
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 1, 3650, 7),
     revisionsKeep: integer(env, 'REVISIONS_KEEP', 1, 100_000, 100),
+    idempotencyLeaseSeconds: integer(env, 'IDEMPOTENCY_LEASE_SECONDS', 1, 3600, 60),
     limits: limits(env),
     sessions: {
       idleMinutes: integer(env, 'SESSION_IDLE_MINUTES', 1, 7 * 24 * 60, 60),

@@ -27,6 +27,8 @@ import { UsageLedger } from './domain/limits/usage-ledger.js';
 import { UsageService } from './domain/limits/usage.js';
 import { SessionService } from './domain/auth/sessions.js';
 import { SessionRepository } from './storage/session-repository.js';
+import { IdempotencyService } from './domain/idempotency/idempotency.js';
+import { IdempotencyRepository } from './storage/idempotency-repository.js';
 
 export interface ServiceOptions {
   clock?: Clock;
@@ -98,6 +100,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     sessions,
     content: new ContentService(store, new ContentRepository(store.dialect), events, clock, new ContentRevisions(store, new RevisionRepository(), config.revisionsKeep)),
     deliveryWake,
+    idempotency: new IdempotencyService(store, new IdempotencyRepository(), clock, config.idempotencyLeaseSeconds * 1000),
     webhooks: new WebhookService(store, endpointRepo, deliveryRepo, eventRepo, events, clock, config.webhookAllowPrivate, deliveryWake),
     webhookDeliveries: new DeliveryService(store, endpointRepo, deliveryRepo, events, clock, config.webhookRetrySchedule ?? DEFAULT_RETRY_SCHEDULE),
     /** Closes the signal's connections, then the store. */

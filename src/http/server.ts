@@ -27,6 +27,9 @@ import { eventRoutes } from './routes/events.js';
 import { ErrorBody } from './schemas.js';
 import { validatorCompiler } from './validation.js';
 import { strictQuery } from './strict-query.js';
+import { responseMeta } from './meta.js';
+import { documentIdempotency, installIdempotency } from './idempotency.js';
+import type { IdempotencyService } from '../domain/idempotency/idempotency.js';
 import { deprecationHeaders } from './deprecation.js';
 import type { RateLimiter } from '../domain/limits/rate-limiter.js';
 import type { UsageService } from '../domain/limits/usage.js';
@@ -51,6 +54,8 @@ export interface HttpDeps {
   usage: UsageService;
   /** Dashboard sign-in sessions: a second way to authenticate /v1 requests (docs/dashboard.md). */
   sessions: SessionService;
+  /** Idempotency-Key on every POST under /v1. */
+  idempotency: IdempotencyService;
   ready: () => Promise<void>;
   lifecycle: Lifecycle;
   /** Where log lines go; defaults to stdout. Tests pass a stream they can read. */
@@ -117,6 +122,7 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
   app.addHook('onRoute', (route) => {
     routes.add(route.method, route.url);
     strictQuery(route);
+    documentIdempotency(route);
     if (route.url.startsWith('/docs')) route.config = { ...(route.config ?? {}), raw: true };
   });
 
@@ -145,7 +151,7 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
 
   app.addHook('preSerialization', async (request, reply, payload) => {
     if (request.routeOptions.config?.raw || payload === null || typeof payload !== 'object' || Array.isArray(payload)) return payload;
-    return { ...payload, meta: { request_id: request.id, response_time: `${reply.elapsedTime.toFixed(2)}ms` } };
+    return { ...payload, meta: responseMeta(request, reply) };
   });
 
   app.addHook('onResponse', async (request, reply) => {
@@ -205,6 +211,7 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
       v1.addHook('onRequest', authenticate(deps.auth));
       v1.addHook('onRequest', requireCsrf);
       v1.addHook('preValidation', requireDeclaredScope);
+      installIdempotency(v1, deps.idempotency);
       await v1.register(contentRoutes(deps.content));
       await v1.register(userRoutes(deps.users));
       await v1.register(apiKeyRoutes(deps.apiKeys));

@@ -6,6 +6,7 @@ import { sqliteDialect, translateSqliteError } from './dialect/sqlite.js';
 import { postgresDialect, translatePostgresError } from './dialect/postgres.js';
 import { migrationProvider } from './migrations/index.js';
 import { GroupCommit } from './group-commit.js';
+import { currentTransactionScope, outsideTransactionScope } from './transaction-scope.js';
 
 export type StoreConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 export type Db = Kysely<Database>;
@@ -56,7 +57,16 @@ export function openStore(config: StoreConfig): Store {
   return {
     db,
     dialect,
-    async transaction(work) {
+    async transaction(given) {
+      // The caller's scope is read here, where the caller is (a group-commit batch runs elsewhere).
+      const scope = currentTransactionScope();
+      const work: typeof given = scope
+        ? async (tx) => {
+            const result = await given(tx);
+            await scope.beforeCommit(tx, result);
+            return result;
+          }
+        : given;
       if (groupCommit) return groupCommit.run(work);
       let committed: Tx | undefined;
       const value = await guarded(() =>
@@ -71,7 +81,9 @@ export function openStore(config: StoreConfig): Store {
           }
         }),
       );
-      for (const hook of takeHooks(committed!)) hook();
+      outsideTransactionScope(() => {
+        for (const hook of takeHooks(committed!)) hook();
+      });
       return value;
     },
     run: (work) => guarded(() => work(db)),

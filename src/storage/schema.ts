@@ -184,6 +184,22 @@ export interface UsageDayTable {
   used: number;
 }
 
+/** An idempotency key of an account and what became of its request (migration 011). */
+export interface IdempotencyKeyTable {
+  account_id: string;
+  key: string;
+  fingerprint: string;
+  /** running, applied or done. */
+  state: string;
+  owner: string;
+  locked_until: string;
+  response_status: number | null;
+  response_headers: string | null;
+  response_body: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface Database {
   webhook_endpoints: WebhookEndpointTable;
   webhook_deliveries: WebhookDeliveryTable;
@@ -195,6 +211,7 @@ export interface Database {
   api_keys: ApiKeyTable;
   content: ContentTable;
   content_revisions: ContentRevisionTable;
+  idempotency_keys: IdempotencyKeyTable;
   settings: SettingTable;
   usage_counts: UsageCountTable;
   usage_alerts: UsageAlertTable;

@@ -73,12 +73,13 @@ export class ContentService {
       published_at: status === 'published' ? now : null,
       version: 1,
     };
-    await this.events.change(principal.accountId, async (tx, emit) => {
+    // The item is the transaction's result: what a keyed request's stored response is made from.
+    return this.events.change(principal.accountId, async (tx, emit) => {
       await this.repo.insert(tx, principal.accountId, row);
       await this.revisions.record(tx, principal.accountId, row, principal.userId);
       emit('content.created', row);
+      return row as ContentItem;
     });
-    return row as ContentItem;
   }
 
   async update(principal: Principal, id: string, input: ContentUpdate, precondition: Precondition): Promise<ContentItem> {

@@ -6,8 +6,8 @@ import { One, Page } from '../../domain/schemas/common.js';
 import { ContentItem } from '../../domain/schemas/content.js';
 import { Revision, RevisionListItem, RevisionListQuery } from '../../domain/schemas/revisions.js';
 import { errorResponses, needs } from '../schemas.js';
-import { etag, parseIfMatch } from '../preconditions.js';
-import { IdParams, IfMatchHeaders, NoFields, tags } from './content-params.js';
+import { parseIfMatch } from '../preconditions.js';
+import { changed, IdParams, IfMatchHeaders, NoFields, send, tags } from './content-params.js';
 
 const VersionParams = Type.Object({
   id: IdParams.properties.id,
@@ -34,6 +34,7 @@ export function revisionRoutes(content: ContentService): FastifyPluginAsyncTypeb
     }, async (request) => ({ data: await content.revisions.get(request.principal!, request.params.id, request.params.version) }));
 
     app.post('/content/:id/revisions/:version/restore', {
+      config: { responseOf: changed },
       schema: {
         operationId: 'restoreContentRevision', summary: 'Restore a revision',
         description:
@@ -45,8 +46,7 @@ export function revisionRoutes(content: ContentService): FastifyPluginAsyncTypeb
       },
     }, async (request, reply) => {
       const { id, version } = request.params;
-      const item = await content.restore(request.principal!, id, version, parseIfMatch(request.headers['if-match']));
-      return reply.header('ETag', etag(item.version)).send({ data: item });
+      return send(reply, changed(await content.restore(request.principal!, id, version, parseIfMatch(request.headers['if-match']))));
     });
   };
 }

@@ -7,7 +7,7 @@ import { ContentCreate, ContentItem, ContentListItem, ContentListQuery, ContentP
 import { errorResponses, needs } from '../schemas.js';
 import { etag, parseIfMatch } from '../preconditions.js';
 
-import { IdParams, IfMatchHeaders, NoFields, tags } from './content-params.js';
+import { changed, created, IdParams, IfMatchHeaders, NoFields, send, tags } from './content-params.js';
 import { revisionRoutes } from './content-revisions.js';
 
 export function contentRoutes(content: ContentService): FastifyPluginAsyncTypebox {
@@ -25,15 +25,13 @@ export function contentRoutes(content: ContentService): FastifyPluginAsyncTypebo
     }, async (request) => content.list(request.principal!, request.query));
 
     app.post('/content', {
+      config: { responseOf: created },
       schema: {
         operationId: 'createContent', summary: 'Create a content item', tags, ...needs('content:write'),
         body: ContentCreate,
         response: { 201: One(ContentItem), ...errorResponses(400, 403, 413, 415, 422) },
       },
-    }, async (request, reply) => {
-      const item = await content.create(request.principal!, request.body);
-      return reply.code(201).header('Location', `/v1/content/${item.id}`).header('ETag', etag(item.version)).send({ data: item });
-    });
+    }, async (request, reply) => send(reply, created(await content.create(request.principal!, request.body))));
 
     app.get('/content/:id', {
       schema: {
@@ -52,21 +50,16 @@ export function contentRoutes(content: ContentService): FastifyPluginAsyncTypebo
         params: IdParams, headers: IfMatchHeaders, body: ContentUpdate,
         response: { 200: One(ContentItem), ...errorResponses(400, 403, 404, 412, 413, 415, 422) },
       },
-    }, async (request, reply) => {
-      const item = await content.update(request.principal!, request.params.id, request.body, parseIfMatch(request.headers['if-match']));
-      return reply.header('ETag', etag(item.version)).send({ data: item });
-    });
+    }, async (request, reply) => send(reply, changed(await content.update(request.principal!, request.params.id, request.body, parseIfMatch(request.headers['if-match'])))));
 
     app.post('/content/:id/archive', {
+      config: { responseOf: changed },
       schema: {
         operationId: 'archiveContent', summary: 'Archive a content item', description: 'Archiving an archived item succeeds and changes nothing.', tags, ...needs('content:write'),
         params: IdParams, headers: IfMatchHeaders, body: NoFields,
         response: { 200: One(ContentItem), ...errorResponses(403, 404, 412, 415, 422) },
       },
-    }, async (request, reply) => {
-      const item = await content.archive(request.principal!, request.params.id, parseIfMatch(request.headers['if-match']));
-      return reply.header('ETag', etag(item.version)).send({ data: item });
-    });
+    }, async (request, reply) => send(reply, changed(await content.archive(request.principal!, request.params.id, parseIfMatch(request.headers['if-match'])))));
 
     app.delete('/content/:id', {
       schema: {

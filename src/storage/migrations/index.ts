@@ -9,6 +9,7 @@ import { webhooks } from './005-webhooks.js';
 import { dashboard } from './006-dashboard.js';
 import { contentSearch } from './009-content-search.js';
 import { contentRevisions } from './010-content-revisions.js';
+import { idempotencyKeys } from './011-idempotency-keys.js';
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return {
@@ -22,6 +23,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '006-dashboard': dashboard(dialect),
         '009-content-search': contentSearch(dialect),
         '010-content-revisions': contentRevisions(dialect),
+        '011-idempotency-keys': idempotencyKeys(dialect),
       };
     },
   };
