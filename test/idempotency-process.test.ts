@@ -85,7 +85,7 @@ describe('idempotency keys across a crash', () => {
           const names = await tally(second.client, apiKey, '/v1/api-keys?limit=100', 'name');
           for (const { body } of requests) {
             const label = 'title' in body ? body.title : body.name;
-            assert.equal(('title' in body ? titles : names).get(label), 1, label);
+            assert.equal(('title' in body ? titles : names).get(label!), 1, label);
           }
           assert.equal(titles.size, REQUESTS / 2);
         } finally {

@@ -6,7 +6,17 @@ import type { Emit, EventLog } from '../events/event-log.js';
 import { PageCache } from './page-cache.js';
 import { newId, type Clock } from '../ids.js';
 import { requireScope, type Principal } from '../auth/permissions.js';
-import type { ContentCreate, ContentItem, ContentListItem, ContentListQuery, ContentPage, ContentUpdate } from '../schemas/content.js';
+import type {
+  ContentCreate,
+  ContentGetQuery,
+  ContentItem,
+  ContentListItem,
+  ContentListQuery,
+  ContentPage,
+  ContentUpdate,
+  RenderedContentItem,
+} from '../schemas/content.js';
+import { RenderCache } from './render-cache.js';
 import { encodeCursor, listRequest } from './list-request.js';
 import { versionNumber, type ContentRevisions } from './revisions.js';
 
@@ -15,6 +25,7 @@ export type Precondition = number[] | undefined;
 
 export class ContentService {
   private readonly pages = new PageCache<ContentPage>();
+  private readonly rendered = new RenderCache();
 
   constructor(
     private readonly store: Store,
@@ -50,11 +61,12 @@ export class ContentService {
     return page;
   }
 
-  async get(principal: Principal, id: string): Promise<ContentItem> {
+  async get(principal: Principal, id: string, query: ContentGetQuery = {}): Promise<RenderedContentItem> {
     requireScope(principal, 'content:read');
     const row = await this.store.run((db) => this.repo.get(db, principal.accountId, id));
     if (!row) throw notFound('Content item');
-    return row as ContentItem;
+    const item = row as ContentItem;
+    return query.render === 'html' ? { ...item, content_html: this.rendered.html(item.id, item.version, item.content) } : item;
   }
 
   async create(principal: Principal, input: ContentCreate): Promise<ContentItem> {

@@ -33,6 +33,22 @@ export const ContentItem = Type.Object(
   { additionalProperties: false },
 );
 
+/** A full item with its body rendered (GET /v1/content/{id}?render=html). */
+export const RenderedContentItem = Type.Object(
+  {
+    ...ContentItem.properties,
+    content_html: Type.Optional(
+      Type.String({ description: 'With render=html: the body as sanitized HTML (CommonMark, GitHub tables, strikethrough and autolinks).' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const ContentGetQuery = Type.Object(
+  { render: Type.Optional(StringEnum(['html'] as const, { description: 'html adds content_html, the body rendered as sanitized HTML.' })) },
+  { additionalProperties: false },
+);
+
 const fields = {
   title: Text({ maxLength: 200, description: '1 to 200 characters, not all white space.' }),
   type: StringEnum(CONTENT_TYPES),
@@ -111,6 +127,8 @@ export const ContentPagination = Type.Object(
 );
 
 export type ContentItem = Static<typeof ContentItem>;
+export type RenderedContentItem = Static<typeof RenderedContentItem>;
+export type ContentGetQuery = Static<typeof ContentGetQuery>;
 export type ContentListItem = Static<typeof ContentListItem>;
 export type ContentCreate = Static<typeof ContentCreate>;
 export type ContentUpdate = Static<typeof ContentUpdate>;

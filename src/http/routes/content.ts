@@ -3,7 +3,7 @@ import Type from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ContentService } from '../../domain/content/content.js';
 import { One, Page } from '../../domain/schemas/common.js';
-import { ContentCreate, ContentItem, ContentListItem, ContentListQuery, ContentPagination, ContentUpdate } from '../../domain/schemas/content.js';
+import { ContentCreate, ContentGetQuery, ContentItem, ContentListItem, ContentListQuery, ContentPagination, ContentUpdate, RenderedContentItem } from '../../domain/schemas/content.js';
 import { errorResponses, needs } from '../schemas.js';
 import { etag, parseIfMatch } from '../preconditions.js';
 
@@ -36,11 +36,12 @@ export function contentRoutes(content: ContentService): FastifyPluginAsyncTypebo
     app.get('/content/:id', {
       schema: {
         operationId: 'getContent', summary: 'Get one content item, with its body', tags, ...needs('content:read'),
-        params: IdParams,
-        response: { 200: One(ContentItem), ...errorResponses(403, 404) },
+        description: 'render=html adds content_html: the Markdown body as sanitized HTML, rendered once per version.',
+        params: IdParams, querystring: ContentGetQuery,
+        response: { 200: One(RenderedContentItem), ...errorResponses(400, 403, 404) },
       },
     }, async (request, reply) => {
-      const item = await content.get(request.principal!, request.params.id);
+      const item = await content.get(request.principal!, request.params.id, request.query);
       return reply.header('ETag', etag(item.version)).send({ data: item });
     });
 
