@@ -8,14 +8,10 @@ import type { Response } from './helpers/client.js';
 import { addKey, addUser } from './helpers/people.js';
 import { startServer, type TestAccount, type TestServer } from './helpers/server.js';
 import { testStores } from './helpers/stores.js';
+import { manualClock } from './helpers/limits.js';
 
 type Item = Record<string, unknown> & { id: string; version: number };
 const LIST_FIELDS = ['changed_by', 'created_at', 'status', 'title', 'type', 'version'];
-
-function manualClock(start: string) {
-  let now = Date.parse(start);
-  return { clock: () => new Date(now), tick: (ms = 1000) => void (now += ms) };
-}
 
 function ok(res: Response, status = 200) {
   assert.equal(res.status, status, res.text);
@@ -41,11 +37,11 @@ for (const store of testStores()) {
     it('lists every version newest first, with who made it and when, and reads each with its body', async () => {
       const editor = await addUser(server, owner.key, 'editor');
       const editorKey = (await addKey(server, owner.key, { user_id: editor.id })).key;
-      time.tick();
+      time.advance(1000);
       const item = (await server.content(owner.key, { title: 'First', content: 'Body one', type: 'manual' })) as Item;
-      time.tick();
+      time.advance(1000);
       const second = ok(await put(item, { title: 'Second', status: 'published' }, editorKey)).data;
-      time.tick();
+      time.advance(1000);
       const archived = ok(await server.client.post(`/v1/content/${item.id}/archive`, { key: owner.key })).data;
 
       const page = ok(await revisions(item));
@@ -64,12 +60,12 @@ for (const store of testStores()) {
     });
 
     it('restores a revision at a new version, emits content.updated, and keeps published_at set once', async () => {
-      time.tick();
+      time.advance(1000);
       const item = (await server.content(owner.key, { title: 'Draft title', content: 'Old body', type: 'blog' })) as Item;
-      time.tick();
+      time.advance(1000);
       const published = ok(await put(item, { title: 'Live title', content: 'New body', status: 'published', type: 'strategy' })).data;
       assert.ok(published.published_at);
-      time.tick();
+      time.advance(1000);
       const restored = await restore(item, 1);
       const body = ok(restored).data;
       assert.equal(restored.headers.etag, '"3"');
@@ -89,23 +85,23 @@ for (const store of testStores()) {
       assert.equal(last.type, 'content.updated');
       assert.deepEqual(last.data, body);
       // Restoring the published version publishes it again; published_at stays the first one.
-      time.tick();
+      time.advance(1000);
       const again = ok(await restore(item, 2)).data;
       assert.deepEqual([again.status, again.title, again.version, again.published_at], ['published', 'Live title', 4, published.published_at]);
     });
 
     it('restores an archived revision as archived, and sets published_at when first published by a restore', async () => {
-      time.tick();
+      time.advance(1000);
       const item = (await server.content(owner.key, { title: 'To archive' })) as Item;
-      time.tick();
+      time.advance(1000);
       ok(await server.client.post(`/v1/content/${item.id}/archive`, { key: owner.key }));
-      time.tick();
+      time.advance(1000);
       ok(await put(item, { status: 'draft' }));
       const back = ok(await restore(item, 2)).data;
       assert.deepEqual([back.status, back.version, back.published_at], ['archived', 4, null]);
       // A revision that was published while the item never was (it came before revisions were kept):
       await server.app.store.db.updateTable('content_revisions').set({ status: 'published' }).where('content_id', '=', item.id).where('version', '=', 1).execute();
-      time.tick();
+      time.advance(1000);
       const live = ok(await restore(item, 1)).data;
       assert.equal(live.status, 'published');
       assert.equal(live.published_at, live.updated_at);

@@ -7,14 +7,10 @@ import { after, before, describe, it } from 'node:test';
 import type { Response } from './helpers/client.js';
 import { startServer, type TestAccount, type TestServer } from './helpers/server.js';
 import { testStores } from './helpers/stores.js';
+import { manualClock } from './helpers/limits.js';
 import { ContentRepository } from '../src/storage/content-repository.js';
 
 type Item = { id: string; title: string; created_at: string };
-
-function manualClock(start: string) {
-  let now = Date.parse(start);
-  return { clock: () => new Date(now), tick: (ms = 1) => void (now += ms) };
-}
 
 function listPage(res: Response) {
   assert.equal(res.status, 200, res.text);
@@ -47,7 +43,7 @@ for (const store of testStores()) {
         ['planning', 'Planning ahead', 'Strategic planning for beginners.', { type: 'whitepaper' }],
       ];
       for (const [key, title, content, fields] of items) {
-        time.tick(1000);
+        time.advance(1000);
         made[key] = (await server.content(account.key, { title, content, ...fields })) as Item;
       }
     });

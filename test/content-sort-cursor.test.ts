@@ -7,14 +7,9 @@ import { after, before, describe, it } from 'node:test';
 import type { Response } from './helpers/client.js';
 import { startServer, type TestAccount, type TestServer } from './helpers/server.js';
 import { testStores } from './helpers/stores.js';
+import { manualClock } from './helpers/limits.js';
 
 type Item = Record<string, unknown> & { id: string; title: string; published_at: string | null };
-
-/** A clock the test moves by hand, so timestamps (and their ties) are chosen, not hoped for. */
-function manualClock(start: string) {
-  let now = Date.parse(start);
-  return { clock: () => new Date(now), tick: (ms = 1) => void (now += ms) };
-}
 
 /** The documented title order: case and accents folded, compared code point by code point. */
 const fold = (title: string) => title.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().trim();
@@ -70,17 +65,17 @@ for (const store of testStores()) {
       const titles = ['banana', 'Apple', 'éclair', 'Zebra', 'apple', 'Éclair two', 'cherry', 'Same', 'same', 'delta', 'Echo', 'zulu'];
       const created: Item[] = [];
       for (const [i, title] of titles.entries()) {
-        if (i % 3 !== 2) time.tick(); // every third item shares its predecessor's created_at
+        if (i % 3 !== 2) time.advance(1); // every third item shares its predecessor's created_at
         created.push((await server.content(account.key, { title, status: i % 3 === 0 ? 'published' : 'draft' })) as Item);
       }
       // Publish some drafts and touch others later, so updated_at and published_at tell another story.
       for (const [i, item] of created.entries()) {
         if (i % 4 === 1) {
-          time.tick(10);
+          time.advance(10);
           const res = await server.client.put(`/v1/content/${item.id}`, { key: account.key, json: { status: 'published' } });
           assert.equal(res.status, 200);
         } else if (i % 5 === 2) {
-          time.tick(10);
+          time.advance(10);
           assert.equal((await server.client.put(`/v1/content/${item.id}`, { key: account.key, json: { content: 'changed' } })).status, 200);
         }
       }
@@ -232,7 +227,7 @@ for (const store of testStores()) {
       it(`sort=${sort}: never skips or repeats an item that exists throughout`, async () => {
         const account = await server.account();
         const make = async (title: string, status: string) => {
-          time.tick();
+          time.advance(1);
           return server.content(account.key, { title, status }) as Promise<Item>;
         };
         const steady: Item[] = [];

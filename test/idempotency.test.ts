@@ -10,11 +10,7 @@ import { startSecondInstance, type SecondInstance } from './helpers/instance.js'
 import { addKey, addUser } from './helpers/people.js';
 import { startServer, type TestAccount, type TestServer } from './helpers/server.js';
 import { testStores } from './helpers/stores.js';
-
-function manualClock(start: string) {
-  let now = Date.parse(start);
-  return { clock: () => new Date(now), tick: (ms: number) => void (now += ms) };
-}
+import { manualClock } from './helpers/limits.js';
 
 const ITEM = { title: 'Once only', type: 'blog', content: 'Made once.' };
 
@@ -214,9 +210,9 @@ for (const store of testStores()) {
       const key = newKey();
       const title = `Day ${key}`;
       const first = await post('/v1/content', key, { ...ITEM, title });
-      time.tick(23 * 3_600_000);
+      time.advance(23 * 3_600_000);
       assertReplay(first, await post('/v1/content', key, { ...ITEM, title }));
-      time.tick(3_600_000 + 1000);
+      time.advance(3_600_000 + 1000);
       const later = await post('/v1/content', key, { ...ITEM, title });
       assert.equal(later.status, 201);
       assert.equal(later.headers['idempotent-replayed'], undefined);
