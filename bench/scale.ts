@@ -20,6 +20,9 @@ import { CONNECTIONS, measure, WARMUP_SECONDS, type Measurement, type Scenario }
 import { ACCOUNTS, seedScale, type Seeded } from './scale-seed.js';
 import { machine, writeSection } from './report.js';
 import type { SeedAccount } from './seed.js';
+import { explain, type PlanCase } from './plans.js';
+import { searchWords, type SearchWords } from '../src/storage/content-search.js';
+import type { Position } from '../src/storage/content-sort.js';
 
 type StoreKind = 'sqlite' | 'postgres';
 const MB = 1024 * 1024;
@@ -51,6 +54,8 @@ interface Fixture {
   seeded: Seeded;
   /** Per account: cursors into the middle of its newest-first list (page 5,000 of 10 at 1M). */
   middle: string[][];
+  /** The first account's middle position, for the plans. */
+  position: Position;
   /** Items to read one by one, with their account. */
   items: { id: string; account: number }[];
 }
@@ -106,6 +111,24 @@ function scenarios(f: Fixture): Scenario[] {
   ];
 }
 
+/** One list query per read scenario (the search ones with a word of its kind), for EXPLAIN. */
+function planCases(f: Fixture): PlanCase[] {
+  const { vocabulary, specific } = f.seeded.corpus;
+  const newest = [{ field: 'created_at' as const, desc: true }];
+  const relevance = [{ field: 'relevance' as const, desc: true }, ...newest];
+  const base = { filter: {}, order: newest, limit: 10, offset: 0 };
+  const words = (q: string): SearchWords => searchWords(q)!;
+  return [
+    { name: 'list', query: base },
+    { name: 'list filtered', query: { ...base, filter: { type: 'blog', status: 'published' } } },
+    { name: 'deep page', query: { ...base, after: f.position } },
+    { name: 'search 1 word', query: { ...base, order: relevance }, words: words(specific[0]!) },
+    { name: 'search 2 words', query: { ...base, order: relevance }, words: words(`${vocabulary[0]} ${specific[1]}`) },
+    { name: 'search common', query: { ...base, order: relevance }, words: words(vocabulary[400]!) },
+    { name: 'sort by title', query: { ...base, order: [{ field: 'title', desc: false }] } },
+  ];
+}
+
 /** The store's size on disk: the SQLite file (WAL checkpointed) or the PostgreSQL database. */
 async function storeBytes(store: StoreConfig): Promise<number> {
   if (store.kind === 'sqlite') {
@@ -126,16 +149,18 @@ async function fixture(store: StoreConfig, seeded: Seeded, items: number): Promi
   const opened = openStore(store);
   try {
     const middle: string[][] = [];
+    const positions: Position[] = [];
     const perAccount = items / ACCOUNTS;
     for (const account of seeded.accounts) {
       const rows = await opened.db.selectFrom('content').select(['id', 'created_at']).where('account_id', '=', account.accountId)
         .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(20).offset(Math.floor(perAccount / 2)).execute();
       const request = { filter: {}, order: [{ field: 'created_at' as const, desc: true }], limit: 10, offset: 0 };
       middle.push(rows.map((row) => encodeCursor(account.accountId, request, { values: [row.created_at], id: row.id })));
+      positions.push({ values: [rows[0]!.created_at], id: rows[0]!.id });
     }
     const sample = await opened.db.selectFrom('content').select(['id', 'account_id']).orderBy(sql`random()`).limit(10_000).execute();
     const index = new Map(seeded.accounts.map((a, i) => [a.accountId, i]));
-    return { accounts: seeded.accounts, seeded, middle, items: sample.map((row) => ({ id: row.id, account: index.get(row.account_id)! })) };
+    return { accounts: seeded.accounts, seeded, middle, position: positions[0]!, items: sample.map((row) => ({ id: row.id, account: index.get(row.account_id)! })) };
   } finally {
     await opened.close();
   }
@@ -147,6 +172,8 @@ interface SizeRun {
   seedSeconds: number;
   bytes: number;
   results: Measurement[];
+  /** How the store answers each read (EXPLAIN), by scenario. */
+  plans: Map<string, string>;
 }
 
 async function runSize(kind: StoreKind, items: number, duration: number, log: (line: string) => void): Promise<SizeRun> {
@@ -179,6 +206,8 @@ async function runSize(kind: StoreKind, items: number, duration: number, log: (l
     const bytes = await storeBytes(store);
     log(`  seeded in ${seeded.seconds.toFixed(0)} s; store ${(bytes / MB).toFixed(0)} MB`);
     const f = await fixture(store, seeded, items);
+    const plans = await explain(store, seeded.accounts[0]!.accountId, planCases(f));
+    for (const [name, plan] of plans) log(`    plan of ${name}: ${plan}`);
     const port = await freePort();
     const base = `https://127.0.0.1:${port}`;
     server = startChild('product server', productArgs(), { ...env, PORT: String(port) });
@@ -192,7 +221,7 @@ async function runSize(kind: StoreKind, items: number, duration: number, log: (l
       const bad = m.failures > 0 ? `  !! ${m.failures} non-2xx/errors` : '';
       log(`    ${scenario.name.padEnd(15)} ${Math.round(m.rps).toString().padStart(6)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms  CPU ${m.cpuMsPerRequest.toFixed(2)} ms/req${bad}`);
     }
-    return { store: kind, items, seedSeconds: seeded.seconds, bytes, results };
+    return { store: kind, items, seedSeconds: seeded.seconds, bytes, results, plans };
   } finally {
     sampler?.stop();
     await server?.stop();
@@ -230,6 +259,8 @@ function report(runs: SizeRun[], duration: number, loadBefore: number): { text: 
       lines.push(`| ${m.scenario.name} | \`${m.scenario.request}\` | ${cells.join(' | ')} | ${growth.toFixed(2)}${isRead ? (pass ? '' : ' MISS') : ''} |`);
     }
     if (large === small) lines.push('', '(one size only: no growth figure)');
+    lines.push('', `How the store answers each read at ${large.items.toLocaleString('en')} items (EXPLAIN of the statements, scan and sort steps):`, '');
+    for (const [name, plan] of large.plans) lines.push(`- ${name}: ${plan.replace(/\|/g, '\\|')}`);
     lines.push('');
   }
   lines.push(`Targets (reads): p99 ≤ ${READ_P99_GOAL} ms at ${CONNECTIONS} connections, and the largest store's p99 ≤ ${GROWTH_GOAL} × the smallest's. ${misses.length ? `Missed: ${misses.join(', ')}.` : 'All met.'}`);

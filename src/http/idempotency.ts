@@ -70,7 +70,9 @@ const KEY_ERRORS: Record<number, string> = {
 export function documentIdempotency(route: RouteOptions): void {
   if (route.method !== 'POST' || !route.url.startsWith('/v1/') || !route.schema) return;
   const schema = route.schema as { headers?: { properties?: Record<string, unknown> }; response?: Record<number, unknown> };
-  schema.headers = Type.Object({ ...(schema.headers?.properties ?? {}), 'idempotency-key': Type.Optional(KEY_HEADER) });
+  // Added to the route's own header schema, whatever else it says (required headers, say).
+  const headers = schema.headers ?? Type.Object({});
+  schema.headers = { ...headers, properties: { ...headers.properties, 'idempotency-key': Type.Optional(KEY_HEADER) } };
   for (const status of [409, 422]) {
     if (schema.response) schema.response[status] = { description: KEY_ERRORS[status], $ref: 'Error#' };
   }

@@ -113,12 +113,11 @@ export class ContentLists {
     return [...dated, ...undated];
   }
 
-  /** The account's items that pass the filters and match the search. */
+  /** The account's items that pass the filters and match the search (whose condition names the account itself). */
   private filtered(db: Db, accountId: string, filter: ContentFilter, search?: SearchQuery) {
-    let query = db.selectFrom('content').where('account_id', '=', accountId);
+    let query = search ? db.selectFrom('content').where(search.matches) : db.selectFrom('content').where('account_id', '=', accountId);
     if (filter.type !== undefined) query = query.where('type', '=', filter.type);
     if (filter.status !== undefined) query = query.where('status', '=', filter.status);
-    if (search) query = query.where(search.matches);
     return query;
   }
 

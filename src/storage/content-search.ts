@@ -14,7 +14,11 @@ export type SearchWords = readonly [string, ...string[]];
 
 /** A search made ready for one list request's statements (its page and its total). */
 export interface SearchQuery {
-  /** A condition on `content`: the item belongs to the account and its title or body matches every word. */
+  /**
+   * A condition on `content`: the item belongs to the account and its title or body matches every
+   * word. It holds the account condition itself, so that each store can make the search index,
+   * not the account's rows, drive the statement.
+   */
   matches: RawBuilder<SqlBool>;
   /** The relevance tier of a matching item: 1 when its title alone matches every word, else 0. */
   inTitle: RawBuilder<number>;

@@ -7,12 +7,12 @@ import { sql, type SqlBool } from 'kysely';
 import type { ContentSearch } from '../content-search.js';
 
 export const postgresSearch: ContentSearch = {
-  async prepare(db, _accountId, words) {
+  async prepare(db, accountId, words) {
     const { rows } = await sql<{ query: string }>`SELECT cms_search_query(${[...words]}::text[])::text AS query`.execute(db);
     const query = rows[0]!.query;
     return {
-      // The account id is in the caller's WHERE; the index serves both together.
-      matches: sql<SqlBool>`content.search @@ ${query}::tsquery`,
+      // The index holds both: one lookup finds the account's matching items.
+      matches: sql<SqlBool>`content.account_id = ${accountId} AND content.search @@ ${query}::tsquery`,
       inTitle: sql<number>`(ts_filter(content.search, '{a}') @@ ${query}::tsquery)::int`,
     };
   },
