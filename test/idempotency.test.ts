@@ -126,6 +126,21 @@ for (const store of testStores()) {
       assertReplay(gone, await post('/v1/content/content_00000000000000000000000000/archive', missing));
     });
 
+    it('keeps no answer given before the scope check, and keeps a 403 the route decides', async () => {
+      const viewer = (await addKey(server, owner.key, { user_id: (await addUser(server, owner.key, 'viewer')).id })).key;
+      const key = newKey();
+      const refused = await post('/v1/content', key, ITEM, viewer);
+      assert.equal(refused.status, 403);
+      const rows = await server.app.store.db.selectFrom('idempotency_keys').select('key').where('key', '=', key).execute();
+      assert.deepEqual(rows, []);
+      const author = (await addKey(server, owner.key, { user_id: (await addUser(server, owner.key, 'author')).id })).key;
+      const item = await server.content(owner.key);
+      const archiveKey = newKey();
+      const notTheirs = await post(`/v1/content/${item.id}/archive`, archiveKey, undefined, author);
+      assert.equal(notTheirs.status, 403);
+      assertReplay(notTheirs, await post(`/v1/content/${item.id}/archive`, archiveKey, undefined, author));
+    });
+
     it('replays a created key or webhook without the one-time secret, which is never stored', async () => {
       const key = newKey();
       const created = await post('/v1/api-keys', key, { name: 'replayed' });
