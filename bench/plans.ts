@@ -30,8 +30,7 @@ export async function explain(store: StoreConfig, accountId: string, cases: Plan
     for (const c of cases) {
       sent.length = 0;
       const search = c.words && (await repo.prepareSearch(db, accountId, c.words));
-      await repo.page(db, accountId, { ...c.query, search });
-      await repo.total(db, accountId, c.query.filter, search);
+      await repo.list(db, accountId, { ...c.query, search });
       const steps: string[] = [];
       for (const statement of sent.filter((s) => /from "content(_counts)?"/.test(s.sql))) {
         const text = store.kind === 'sqlite' ? `EXPLAIN QUERY PLAN ${statement.sql}` : `EXPLAIN ${statement.sql}`;

@@ -41,12 +41,22 @@ export interface ListPage {
   rows: ListedRow[];
   /** Where the next page starts; null on the last page. */
   next: Position | null;
+  /** All the items matched, when the page's statement counted them anyway (a search by relevance). */
+  counted?: number;
+}
+
+export interface Counted {
+  total: number;
+  /** False when a search's count stopped at SEARCH_COUNT_CAP. */
+  exact: boolean;
 }
 
 /** A search's total is counted up to here; beyond it, the total is given as this and marked inexact. */
 export const SEARCH_COUNT_CAP = 10_000;
 
-type Row = ListedRow & { published_at: string | null; title_sort: string; relevance?: number };
+type Row = ListedRow & { published_at: string | null; title_sort: string; relevance?: number; match_count?: number };
+
+const capped = (n: number): Counted => (n > SEARCH_COUNT_CAP ? { total: SEARCH_COUNT_CAP, exact: false } : { total: n, exact: true });
 /** Which items of an order led by published_at a query reads: those with a date, or those without. */
 type Segment = 'dated' | 'undated' | undefined;
 
@@ -56,6 +66,17 @@ export class ContentLists {
   /** Readies a search for the statements of one request (on PostgreSQL: builds its tsquery once). */
   prepareSearch(db: Db, accountId: string, words: SearchWords): Promise<SearchQuery> {
     return this.search.prepare(db, accountId, words);
+  }
+
+  /** A page and the list's total. */
+  async list(db: Db, accountId: string, query: ListQuery): Promise<ListPage & Counted> {
+    if (!byRelevance(query)) {
+      const [page, counted] = await Promise.all([this.page(db, accountId, query), this.total(db, accountId, query.filter, query.search)]);
+      return { ...page, ...counted };
+    }
+    // Ordering by relevance reads every match anyway: the page's statement counts them too.
+    const page = await this.page(db, accountId, query);
+    return { ...page, ...(page.counted !== undefined ? capped(page.counted) : await this.total(db, accountId, query.filter, query.search)) };
   }
 
   async page(db: Db, accountId: string, query: ListQuery): Promise<ListPage> {
@@ -69,15 +90,16 @@ export class ContentLists {
     return {
       rows: page.map((row) => Object.fromEntries(LISTED.map((column) => [column, row[column]])) as unknown as ListedRow),
       next: rows.length > query.limit && last ? positionOf(last, query.order) : null,
+      ...(rows[0]?.match_count !== undefined ? { counted: Number(rows[0].match_count) } : {}),
     };
   }
 
   /** The number of items a list shows in all; a search's is counted only up to SEARCH_COUNT_CAP. */
-  async total(db: Db, accountId: string, filter: ContentFilter, search?: SearchQuery): Promise<{ total: number; exact: boolean }> {
+  async total(db: Db, accountId: string, filter: ContentFilter, search?: SearchQuery): Promise<Counted> {
     if (search) {
       const matched = this.filtered(db, accountId, filter, search).select(sql.lit(1).as('one')).limit(SEARCH_COUNT_CAP + 1);
       const { n } = await db.selectFrom(matched.as('matched')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      return Number(n) > SEARCH_COUNT_CAP ? { total: SEARCH_COUNT_CAP, exact: false } : { total: Number(n), exact: true };
+      return capped(Number(n));
     }
     let count = db.selectFrom('content_counts').where('account_id', '=', accountId);
     if (filter.type !== undefined) count = count.where('type', '=', filter.type);
@@ -126,10 +148,15 @@ export class ContentLists {
     if (segment) matched = matched.where('published_at', segment === 'dated' ? 'is not' : 'is', null);
     let rows: SelectQueryBuilder<Database, 'content', Row>;
     let table = 'content';
-    if (query.search && order.some((key) => key.field === 'relevance')) {
-      // The tier is worked out once per matching item (a materialized CTE), then ordered and compared like a column.
+    if (query.search && byRelevance(query)) {
+      // The tier is worked out once per matching item (a materialized CTE), then ordered and compared
+      // like a column; the matches are counted there too.
       const tiered = matched.select(query.search.inTitle.as('relevance'));
-      rows = db.with((cte) => cte('matched').materialized(), () => tiered).selectFrom('matched').selectAll() as unknown as typeof rows;
+      rows = db
+        .with((cte) => cte('matched').materialized(), () => tiered)
+        .selectFrom('matched')
+        .selectAll()
+        .select(sql<number>`(SELECT count(*) FROM matched)`.as('match_count')) as unknown as typeof rows;
       table = 'matched';
     } else {
       rows = matched as typeof rows;
@@ -148,6 +175,8 @@ function resolve(key: SortKey, table: string, segment: Segment): ResolvedKey {
   const nullable = key.field === 'published_at' && segment !== 'dated';
   return { expr: sql.ref(`${table}.${SORT_COLUMN[key.field]}`), desc: key.desc, nullable };
 }
+
+const byRelevance = (query: ListQuery) => query.order.some((key) => key.field === 'relevance');
 
 function positionOf(row: Row, order: SortKey[]): Position {
   return {

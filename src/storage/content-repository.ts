@@ -29,7 +29,12 @@ export class ContentRepository {
     this.lists = new ContentLists(contentSearch(dialect));
   }
 
-  /** One page of a list (filters, search, sort; by offset or after a position) and where the next starts. */
+  /** One page of a list (filters, search, sort; by offset or after a position), where the next starts, and the list's total. */
+  list(db: Db, accountId: string, query: ListQuery) {
+    return this.lists.list(db, accountId, query);
+  }
+
+  /** One page of a list, without its total. */
   page(db: Db, accountId: string, query: ListQuery) {
     return this.lists.page(db, accountId, query);
   }

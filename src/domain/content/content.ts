@@ -47,12 +47,9 @@ export class ContentService {
     const generation = this.pages.enabled ? await this.events.generation(principal.accountId) : 0;
     const cached = this.pages.get(key, generation);
     if (cached) return cached;
-    const [{ rows, next }, { total, exact }] = await this.store.run(async (db) => {
+    const { rows, next, total, exact } = await this.store.run(async (db) => {
       const search = request.words && (await this.repo.prepareSearch(db, principal.accountId, request.words));
-      return Promise.all([
-        this.repo.page(db, principal.accountId, { ...request, search, offset: request.offset ?? 0 }),
-        this.repo.total(db, principal.accountId, request.filter, search),
-      ]);
+      return this.repo.list(db, principal.accountId, { ...request, search, offset: request.offset ?? 0 });
     });
     const nextCursor = next && encodeCursor(principal.accountId, request, next);
     // On an offset page with an exact total, has_more is offset + length < total (CONTRACT.md §5).
