@@ -33,7 +33,7 @@ try {
         .insertInto('content')
         .values({
           id: `content_${String(i).padStart(26, '0')}`, account_id: accountId, title: `Item ${i}`, type: types[i % 4]!,
-          content: 'Body', status: statuses[i % 3]!, author: userId, created_at: at, updated_at: at, published_at: null, version: 1,
+          content: 'Body', status: statuses[i % 3]!, author: userId, created_at: at, updated_at: at, published_at: null, version: 1, title_sort: `item ${i}`,
         })
         .execute();
     }

@@ -110,6 +110,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     every(3_600_000, () => services.authorizationServer.prune(), backgroundError('could not prune OAuth records')),
     // Sunset reminders and "your key expires in 7 days" (once each, whichever instance gets there first), and mail housekeeping.
     every(3_600_000, () => services.mail.schedule.run(), backgroundError('could not run the mail schedule')),
+    // Expired idempotency keys are free anyway (a claim takes them over); their rows are deleted hourly.
+    every(3_600_000, () => services.idempotency.prune(), backgroundError('could not prune idempotency keys')),
   ];
   // Webhook deliveries: woken by events committed (on any instance the signal reaches), by pings and
   // retries queued here, and by its own poll.

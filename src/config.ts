@@ -57,6 +57,12 @@ export interface Config {
   shutdownGraceSeconds: number;
   /** Days the event log keeps events (GET /v1/events, WebSocket resume). */
   eventRetentionDays: number;
+  /** How many versions of each content item are kept as revisions (REVISIONS_KEEP). */
+  revisionsKeep: number;
+  /** How long a request's hold on its Idempotency-Key lasts: after a crash, a retry waits this long. */
+  idempotencyLeaseSeconds: number;
+  /** Content list pages kept per instance (LIST_CACHE_ENTRIES); 0 turns the cache off. */
+  listCacheEntries: number;
   limits: LimitsConfig;
   /** Dashboard sign-in sessions (docs/dashboard.md). */
   sessions: SessionConfig;
@@ -304,6 +310,9 @@ export function loadConfig(environment: Env = process.env): Config {
     deprecations: deprecations(env),
     shutdownGraceSeconds: integer(env, 'SHUTDOWN_GRACE_SECONDS', 0, 600, 10),
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 1, 3650, 7),
+    revisionsKeep: integer(env, 'REVISIONS_KEEP', 1, 100_000, 100),
+    idempotencyLeaseSeconds: integer(env, 'IDEMPOTENCY_LEASE_SECONDS', 1, 3600, 60),
+    listCacheEntries: integer(env, 'LIST_CACHE_ENTRIES', 0, 1_000_000, 2000),
     limits: limits(env),
     sessions: {
       idleMinutes: integer(env, 'SESSION_IDLE_MINUTES', 1, 7 * 24 * 60, 60),

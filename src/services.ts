@@ -12,6 +12,8 @@ import { AccountService } from './domain/users/accounts.js';
 import { ApiKeyService } from './domain/auth/api-keys.js';
 import { Authenticator } from './domain/auth/authenticator.js';
 import { ContentService } from './domain/content/content.js';
+import { ContentRevisions } from './domain/content/revisions.js';
+import { RevisionRepository } from './storage/revision-repository.js';
 import { EventLog } from './domain/events/event-log.js';
 import { openSignal } from './storage/signals/index.js';
 import { EventFeed } from './domain/events/event-feed.js';
@@ -34,6 +36,8 @@ import { AccessTokenCredentials } from './domain/oauth/token-credentials.js';
 import { OAuthAppService } from './domain/oauth/apps.js';
 import { OAuthAuthorizationService } from './domain/oauth/authorizations.js';
 import { AuthorizationServerStore } from './domain/oauth/server-store.js';
+import { IdempotencyService } from './domain/idempotency/idempotency.js';
+import { IdempotencyRepository } from './storage/idempotency-repository.js';
 
 export interface ServiceOptions {
   clock?: Clock;
@@ -117,8 +121,16 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     accounts: new AccountService(store, new AccountRepository(), userRepo, apiKeys, events, clock),
     users: new UserService(store, userRepo, events, clock, userChanged, sessionRepo, mail.passwordLinks),
     sessions,
-    content: new ContentService(store, new ContentRepository(), events, clock),
+    content: new ContentService(
+      store,
+      new ContentRepository(store.dialect),
+      events,
+      clock,
+      new ContentRevisions(store, new RevisionRepository(), config.revisionsKeep),
+      config.listCacheEntries,
+    ),
     deliveryWake,
+    idempotency: new IdempotencyService(store, new IdempotencyRepository(), clock, config.idempotencyLeaseSeconds * 1000),
     webhooks: new WebhookService(store, endpointRepo, deliveryRepo, eventRepo, events, clock, config.webhookAllowPrivate, deliveryWake, options.resolver),
     oauthApps: new OAuthAppService(store, oauthAppRepo, clock, auth),
     authorizations: new OAuthAuthorizationService(store, oauthGrantRepo, oauthAppRepo, clock, auth),

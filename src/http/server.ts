@@ -31,6 +31,10 @@ import { refuseUnusableParams, validatorCompiler } from './validation.js';
 import { answerClientError, answerConnect, answerFrameworkError, endGracefully } from './raw-replies.js';
 import { registerSecurityHeaders } from './security-headers.js';
 import { countDeprecatedCalls, deprecationHeaders } from './deprecation.js';
+import { strictQuery } from './strict-query.js';
+import { responseMeta } from './meta.js';
+import { documentIdempotency, installIdempotency } from './idempotency.js';
+import type { IdempotencyService } from '../domain/idempotency/idempotency.js';
 import type { RateLimiter } from '../domain/limits/rate-limiter.js';
 import type { UsageService } from '../domain/limits/usage.js';
 import { clientAddress, installRateLimits } from './rate-limit.js';
@@ -73,6 +77,8 @@ export interface HttpDeps {
   passwordLinks: PasswordLinks;
   /** Who calls deprecated routes, for the notices and GET /v1/usage. */
   deprecatedCalls: DeprecatedCalls;
+  /** Idempotency-Key on every POST under /v1. */
+  idempotency: IdempotencyService;
   ready: () => Promise<void>;
   lifecycle: Lifecycle;
   /** Client connections, as the listener counts them (for /metrics). */
@@ -149,6 +155,8 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
   const routes = new RouteIndex();
   app.addHook('onRoute', (route) => {
     routes.add(route.method, route.url);
+    strictQuery(route);
+    documentIdempotency(route);
     if (route.url.startsWith('/docs')) route.config = { ...(route.config ?? {}), raw: true };
   });
 
@@ -185,7 +193,7 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
 
   app.addHook('preSerialization', async (request, reply, payload) => {
     if (request.routeOptions.config?.raw || payload === null || typeof payload !== 'object' || Array.isArray(payload)) return payload;
-    return { ...payload, meta: { request_id: request.id, response_time: `${reply.elapsedTime.toFixed(2)}ms` } };
+    return { ...payload, meta: responseMeta(request, reply) };
   });
 
   if (config.deprecations.length > 0) app.addHook('onResponse', countDeprecatedCalls(deps.deprecatedCalls));
@@ -256,6 +264,7 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
       v1.addHook('onRequest', authenticate(deps.auth));
       v1.addHook('onRequest', requireCsrf);
       v1.addHook('preValidation', requireDeclaredScope);
+      installIdempotency(v1, deps.idempotency);
       await v1.register(contentRoutes(deps.content));
       await v1.register(userRoutes(deps.users));
       await v1.register(apiKeyRoutes(deps.apiKeys));

@@ -148,10 +148,14 @@ interface QueryProperty {
   type?: string;
   enum?: string[];
   minimum?: number;
+  maxLength?: number;
   pattern?: string;
 }
 
-function compileQuery(schema: { properties?: Record<string, QueryProperty> }) {
+export type QuerySchema = { properties?: Record<string, QueryProperty> };
+
+/** The strict query-string parser of a route's querystring schema. */
+export function compileQuery(schema: QuerySchema) {
   const properties = schema.properties ?? {};
   return (data: unknown) => {
     const query = (data ?? {}) as Record<string, unknown>;
@@ -172,6 +176,8 @@ function compileQuery(schema: { properties?: Record<string, QueryProperty> }) {
         else if (spec.minimum !== undefined && Number(raw) < spec.minimum) {
           errors.push({ field: name, code: 'invalid_value', message: `${name} must be ${spec.minimum} or more.` });
         } else value[name] = Number(raw);
+      } else if (spec.maxLength !== undefined && [...raw].length > spec.maxLength) {
+        errors.push({ field: name, code: 'too_long', message: `${name} must be at most ${spec.maxLength} characters.` });
       } else if (spec.enum && !spec.enum.includes(raw)) {
         errors.push({ field: name, code: 'invalid_value', message: `${name} must be one of: ${spec.enum.join(', ')}.` });
       } else if (spec.pattern && !new RegExp(spec.pattern, 'u').test(raw)) {
@@ -187,7 +193,7 @@ export function validatorCompiler(): FastifySchemaCompiler<unknown> {
   const ajv = createAjv();
   return ({ schema, httpPart }) => {
     if (httpPart === 'body') return compileBody(ajv, schema as Record<string, unknown>);
-    if (httpPart === 'querystring') return compileQuery(schema as { properties?: Record<string, QueryProperty> });
+    if (httpPart === 'querystring') return compileQuery(schema as QuerySchema);
     return (data: unknown) => ({ value: data });
   };
 }

@@ -8,6 +8,7 @@ import { migrationProvider } from './migrations/index.js';
 import { GroupCommit } from './group-commit.js';
 import { StoreUnavailable } from './errors.js';
 import { StoreHealth, type StoreStateListener } from './health.js';
+import { currentTransactionScope, outsideTransactionScope } from './transaction-scope.js';
 
 export type StoreConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 export type Db = Kysely<Database>;
@@ -67,7 +68,16 @@ export function openStore(config: StoreConfig, onState?: StoreStateListener): St
   return {
     db,
     dialect,
-    async transaction(work) {
+    async transaction(given) {
+      // The caller's scope is read here, where the caller is (a group-commit batch runs elsewhere).
+      const scope = currentTransactionScope();
+      const work: typeof given = scope
+        ? async (tx) => {
+            const result = await given(tx);
+            await scope.beforeCommit(tx, result);
+            return result;
+          }
+        : given;
       if (groupCommit) return guarded(() => groupCommit.run(work));
       let committed: Tx | undefined;
       const value = await guarded(() =>
@@ -82,7 +92,9 @@ export function openStore(config: StoreConfig, onState?: StoreStateListener): St
           }
         }),
       );
-      for (const hook of takeHooks(committed!)) hook();
+      outsideTransactionScope(() => {
+        for (const hook of takeHooks(committed!)) hook();
+      });
       return value;
     },
     run: (work) => guarded(() => work(db)),

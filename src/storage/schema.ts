@@ -52,6 +52,22 @@ export interface ContentTable {
   updated_at: string;
   published_at: string | null;
   version: number;
+  /** The title folded for sorting (content-sort.ts: titleSortKey), written with every title. */
+  title_sort: string;
+}
+
+/** One version of a content item (migration 010). */
+export interface ContentRevisionTable {
+  account_id: string;
+  content_id: string;
+  version: number;
+  title: string;
+  type: string;
+  content: string;
+  status: string;
+  /** The user who made the version; null when not known (versions made before revisions were kept). */
+  changed_by: string | null;
+  created_at: string;
 }
 
 /** One-row facts about the store itself, such as "bootstrap done"; the primary key makes them race-free. */
@@ -280,6 +296,22 @@ export interface DeprecatedCallTable {
   last_called_at: string;
 }
 
+/** An idempotency key of an account and what became of its request (migration 011). */
+export interface IdempotencyKeyTable {
+  account_id: string;
+  key: string;
+  fingerprint: string;
+  /** running, applied or done. */
+  state: string;
+  owner: string;
+  locked_until: string;
+  response_status: number | null;
+  response_headers: string | null;
+  response_body: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface Database {
   webhook_endpoints: WebhookEndpointTable;
   webhook_deliveries: WebhookDeliveryTable;
@@ -290,6 +322,8 @@ export interface Database {
   users: UserTable;
   api_keys: ApiKeyTable;
   content: ContentTable;
+  content_revisions: ContentRevisionTable;
+  idempotency_keys: IdempotencyKeyTable;
   settings: SettingTable;
   usage_counts: UsageCountTable;
   usage_alerts: UsageAlertTable;

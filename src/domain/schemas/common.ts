@@ -62,9 +62,9 @@ function withMeta<S extends { required?: string[] }>(schema: S): S {
 
 /** `{data, meta}` around one resource. */
 export const One = <T extends TSchema>(item: T) => withMeta(Type.Object({ data: item, meta: Type.Optional(Meta) }));
-/** `{data: [...], pagination, meta}` around a page of resources. */
-export const Page = <T extends TSchema>(item: T) =>
-  withMeta(Type.Object({ data: Type.Array(item), pagination: Pagination, meta: Type.Optional(Meta) }));
+/** `{data: [...], pagination, meta}` around a page of resources (content lists have a pagination of their own). */
+export const Page = <T extends TSchema, P extends TSchema = typeof Pagination>(item: T, pagination: P = Pagination as unknown as P) =>
+  withMeta(Type.Object({ data: Type.Array(item), pagination, meta: Type.Optional(Meta) }));
 
 export interface PageResult<T> {
   data: T[];
