@@ -33,9 +33,10 @@ for (const store of testStores()) {
       key = owner.key;
       // Ids that exist in the account, so that requests get past "not found" (never the owner's own
       // user or key, whose deletion would end the run's access).
-      ids = { content: [], users: [], 'api-keys': [], webhooks: [], delivery_id: [], after: [] };
+      ids = { content: [], users: [], 'api-keys': [], webhooks: [], delivery_id: [], after: [], cursor: [] };
       for (const resource of Object.keys(CREATE)) for (let i = 0; i < 2; i++) await replenish(resource);
       ids.after = [(await server.client.get('/v1/events?limit=1', { key })).body.data[0].id];
+      ids.cursor = [(await server.client.get('/v1/content?limit=1', { key })).body.pagination.next_cursor];
     });
     after(() => server.close());
 
