@@ -71,15 +71,24 @@ export function startChild(name: string, args: string[], env: Record<string, str
 
 /** GETs an HTTPS URL; without `ca` the certificate is not checked (used only to poll for readiness). */
 export function httpsGet(url: string, options: { ca?: string; headers?: Record<string, string> } = {}): Promise<{ status: number; body: string }> {
+  return httpsRequest(url, options);
+}
+
+/** One HTTPS request (GET unless `method` says otherwise) with an optional body. */
+export function httpsRequest(
+  url: string,
+  options: { ca?: string; headers?: Record<string, string>; method?: string; body?: string } = {},
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const tls = options.ca ? { ca: options.ca } : { rejectUnauthorized: false };
-    const req = https.get(url, { ...tls, headers: options.headers, agent: false, timeout: 5000 }, (res) => {
+    const req = https.request(url, { ...tls, method: options.method ?? 'GET', headers: options.headers, agent: false, timeout: 5000 }, (res) => {
       let body = '';
       res.setEncoding('utf8').on('data', (c: string) => (body += c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
     });
     req.on('timeout', () => req.destroy(new Error('timeout')));
     req.on('error', reject);
+    req.end(options.body);
   });
 }
 

@@ -96,9 +96,18 @@ export function markdown(run: Run): string {
 
 /** Replaces the generated section of docs/benchmarks.md, keeping the hand-written text around it. */
 export function writeDoc(run: Run): void {
-  const section = `${START}\n${markdown(run)}\n${END}`;
-  const current = existsSync(DOC) ? readFileSync(DOC, 'utf8') : '';
-  const [before, rest] = current.includes(START) ? current.split(START, 2) : [`# Benchmarks\n\n`, ''];
-  const after = rest?.includes(END) ? rest.slice(rest.indexOf(END) + END.length) : '\n';
+  writeSection(START, END, markdown(run));
+}
+
+/**
+ * Replaces what lies between `start` and `end` in docs/benchmarks.md with `body` (the rest of the
+ * file is maintained by hand); without the markers, the section is added at the end.
+ */
+export function writeSection(start: string, end: string, body: string): void {
+  const section = `${start}\n${body}\n${end}`;
+  const current = existsSync(DOC) ? readFileSync(DOC, 'utf8') : '# Benchmarks\n\n';
+  if (!current.includes(start)) return writeFileSync(DOC, `${current.trimEnd()}\n\n${section}\n`);
+  const [before, rest] = current.split(start, 2) as [string, string];
+  const after = rest.includes(end) ? rest.slice(rest.indexOf(end) + end.length) : '\n';
   writeFileSync(DOC, `${before}${section}${after}`);
 }

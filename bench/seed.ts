@@ -36,7 +36,7 @@ function statusFor(i: number): string {
  */
 export async function seedContent(sqliteFile: string, account: SeedAccount, count: number): Promise<string[]> {
   const store = openStore({ kind: 'sqlite', file: sqliteFile });
-  const repo = new ContentRepository();
+  const repo = new ContentRepository('sqlite');
   const start = Date.now() - 365 * 24 * 3600 * 1000;
   const step = Math.floor((365 * 24 * 3600 * 1000) / count);
   const ids: string[] = [];

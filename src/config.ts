@@ -18,6 +18,8 @@ export interface LimitsConfig {
   perAddress: number;
   /** Prepended to every Redis key, so several deployments (or test runs) can share one Redis. */
   redisKeyPrefix: string;
+  /** `RATE_LIMIT_ON_REDIS_DOWN`: count in each instance alone (`open`) or answer 503 (`closed`) while Redis is unreachable. */
+  onRedisDown: 'open' | 'closed';
 }
 
 export interface Deprecation {
@@ -55,9 +57,37 @@ export interface Config {
   shutdownGraceSeconds: number;
   /** Days the event log keeps events (GET /v1/events, WebSocket resume). */
   eventRetentionDays: number;
+  /** How many versions of each content item are kept as revisions (REVISIONS_KEEP). */
+  revisionsKeep: number;
+  /** How long a request's hold on its Idempotency-Key lasts: after a crash, a retry waits this long. */
+  idempotencyLeaseSeconds: number;
+  /** Content list pages kept per instance (LIST_CACHE_ENTRIES); 0 turns the cache off. */
+  listCacheEntries: number;
   limits: LimitsConfig;
   /** Dashboard sign-in sessions (docs/dashboard.md). */
   sessions: SessionConfig;
+  /** Connections from clients (docs/reliability.md, "Slow and idle clients"). */
+  connections: ConnectionsConfig;
+  /** E-mail (docs/email.md). */
+  mail: MailConfig;
+}
+
+export interface ConnectionsConfig {
+  /** A connection must finish its TLS handshake, and each request's headers must arrive, within this. */
+  headersTimeoutSeconds: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutSeconds: number;
+  /** Connections one client address (an IPv6 /64) may hold open at once; 0 for no cap. Trusted proxies are exempt. */
+  maxPerAddress: number;
+}
+
+export interface MailConfig {
+  /** `SMTP_URL`: smtp:// (STARTTLS when offered) or smtps:// (implicit TLS); unset, messages become .eml files in `<dataDir>/mail`. */
+  smtpUrl?: string;
+  /** `MAIL_FROM`: the From of every message. */
+  from: string;
+  /** Seconds between attempts; the last step repeats until a message is 24 hours old. */
+  retrySchedule?: number[];
 }
 
 export interface SessionConfig {
@@ -146,6 +176,36 @@ export function publicUrlOf(config: Config, boundPort: number = config.port): st
   return `${scheme}://${host.includes(':') ? `[${host}]` : host}:${boundPort}`;
 }
 
+/** A comma-separated list of whole seconds ≥ 1, or undefined when unset. */
+function secondsList(env: Env, name: string): number[] | undefined {
+  const value = env[name];
+  if (value === undefined) return undefined;
+  const parts = value.split(',').map((s) => s.trim());
+  if (parts.some((p) => !/^\d+$/.test(p) || Number(p) < 1)) throw new ConfigError(name, 'must be a comma-separated list of whole seconds ≥ 1');
+  return parts.map(Number);
+}
+
+function mail(env: Env): MailConfig {
+  const smtpUrl = env.SMTP_URL;
+  if (smtpUrl !== undefined) {
+    let url: URL | undefined;
+    try {
+      url = new URL(smtpUrl);
+    } catch {
+      url = undefined;
+    }
+    // The value is not repeated: it may hold the SMTP password.
+    if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || url.hostname === '') {
+      throw new ConfigError('SMTP_URL', 'must be an smtp:// (STARTTLS) or smtps:// (TLS) URL such as smtp://user:password@smtp.example.com:587');
+    }
+  }
+  const from = env.MAIL_FROM ?? 'Content Service <no-reply@localhost>';
+  if (!/^(?:[^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/.test(from)) {
+    throw new ConfigError('MAIL_FROM', `must be an address such as no-reply@example.com or "Name <no-reply@example.com>" (got "${from}")`);
+  }
+  return { smtpUrl, from, retrySchedule: secondsList(env, 'MAIL_RETRY_SCHEDULE') };
+}
+
 function deprecations(env: Env): Deprecation[] {
   const value = env.DEPRECATIONS;
   if (value === undefined) return [];
@@ -202,6 +262,7 @@ function limits(env: Env): LimitsConfig {
     monthly: planFigures(env, 'PLAN_QUOTAS', { free: 2_000, basic: 20_000, pro: 200_000, enterprise: 2_000_000 }),
     perAddress: integer(env, 'IP_RATE_LIMIT', 1, 1_000_000, 60),
     redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'cms:',
+    onRedisDown: oneOf(env, 'RATE_LIMIT_ON_REDIS_DOWN', ['open', 'closed'], 'open'),
   };
 }
 
@@ -232,15 +293,6 @@ export function loadConfig(environment: Env = process.env): Config {
   const email = env.BOOTSTRAP_EMAIL ?? 'owner@example.com';
   if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new ConfigError('BOOTSTRAP_EMAIL', `"${email}" is not an e-mail address`);
 
-  let retry: number[] | undefined;
-  if (env.WEBHOOK_RETRY_SCHEDULE !== undefined) {
-    const parts = env.WEBHOOK_RETRY_SCHEDULE.split(',').map((s) => s.trim());
-    if (parts.some((p) => !/^\d+$/.test(p) || Number(p) < 1)) {
-      throw new ConfigError('WEBHOOK_RETRY_SCHEDULE', 'must be a comma-separated list of whole seconds ≥ 1');
-    }
-    retry = parts.map(Number);
-  }
-
   return {
     host: env.HOST ?? '127.0.0.1',
     port: integer(env, 'PORT', 0, 65535, 8443),
@@ -251,17 +303,28 @@ export function loadConfig(environment: Env = process.env): Config {
     tls: tlsMode === 'on' ? { mode: 'on', certFile: env.TLS_CERT_FILE, keyFile: env.TLS_KEY_FILE } : { mode: 'off', trustProxy },
     bootstrap: { plan: oneOf(env, 'BOOTSTRAP_PLAN', PLANS, 'pro'), email: email.toLowerCase() },
     webhookAllowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE'),
-    webhookRetrySchedule: retry,
+    webhookRetrySchedule: secondsList(env, 'WEBHOOK_RETRY_SCHEDULE'),
     webhookLeaseSeconds: integer(env, 'WEBHOOK_LEASE_SECONDS', 1, 3600, 30),
     metricsToken: env.METRICS_TOKEN,
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     deprecations: deprecations(env),
     shutdownGraceSeconds: integer(env, 'SHUTDOWN_GRACE_SECONDS', 0, 600, 10),
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 1, 3650, 7),
+    revisionsKeep: integer(env, 'REVISIONS_KEEP', 1, 100_000, 100),
+    idempotencyLeaseSeconds: integer(env, 'IDEMPOTENCY_LEASE_SECONDS', 1, 3600, 60),
+    listCacheEntries: integer(env, 'LIST_CACHE_ENTRIES', 0, 1_000_000, 2000),
     limits: limits(env),
     sessions: {
       idleMinutes: integer(env, 'SESSION_IDLE_MINUTES', 1, 7 * 24 * 60, 60),
       maxHours: integer(env, 'SESSION_MAX_HOURS', 1, 30 * 24, 12),
+    },
+    mail: mail(env),
+    connections: {
+      headersTimeoutSeconds: integer(env, 'HEADERS_TIMEOUT_SECONDS', 1, 60, 10),
+      // Behind a proxy, longer than the proxy's own idle timeout (60 s on common load balancers),
+      // so that the proxy never reuses a connection the service is closing.
+      keepAliveTimeoutSeconds: integer(env, 'KEEP_ALIVE_TIMEOUT_SECONDS', 1, 600, tlsMode === 'on' ? 5 : 75),
+      maxPerAddress: integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', 0, 1_000_000, 256),
     },
   };
 }

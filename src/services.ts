@@ -2,6 +2,7 @@
 // composition root (app.ts) and the administration CLI, which needs no web stack.
 import type { Config } from './config.js';
 import { openStore } from './storage/db.js';
+import type { StoreStateListener } from './storage/health.js';
 import { AccountRepository } from './storage/account-repository.js';
 import { ApiKeyRepository } from './storage/api-key-repository.js';
 import { ContentRepository } from './storage/content-repository.js';
@@ -11,6 +12,8 @@ import { AccountService } from './domain/users/accounts.js';
 import { ApiKeyService } from './domain/auth/api-keys.js';
 import { Authenticator } from './domain/auth/authenticator.js';
 import { ContentService } from './domain/content/content.js';
+import { ContentRevisions } from './domain/content/revisions.js';
+import { RevisionRepository } from './storage/revision-repository.js';
 import { EventLog } from './domain/events/event-log.js';
 import { openSignal } from './storage/signals/index.js';
 import { EventFeed } from './domain/events/event-feed.js';
@@ -25,24 +28,47 @@ import { UsageLedger } from './domain/limits/usage-ledger.js';
 import { UsageService } from './domain/limits/usage.js';
 import { SessionService } from './domain/auth/sessions.js';
 import { SessionRepository } from './storage/session-repository.js';
+import { ApiKeyCredentials } from './domain/auth/api-key-credentials.js';
+import { OAuthAppRepository } from './storage/oauth-app-repository.js';
+import { OAuthGrantRepository } from './storage/oauth-grant-repository.js';
+import { OAuthTokenRepository } from './storage/oauth-token-repository.js';
+import { AccessTokenCredentials } from './domain/oauth/token-credentials.js';
+import { OAuthAppService } from './domain/oauth/apps.js';
+import { OAuthAuthorizationService } from './domain/oauth/authorizations.js';
+import { AuthorizationServerStore } from './domain/oauth/server-store.js';
+import { IdempotencyService } from './domain/idempotency/idempotency.js';
+import { IdempotencyRepository } from './storage/idempotency-repository.js';
 
 export interface ServiceOptions {
   clock?: Clock;
   /** Hear other instances' event signals (the server); the CLI only writes. */
   listen?: boolean;
   onError?: (error: unknown) => void;
+  /** The public URL e-mail links are built from (the server's own once it listens); PUBLIC_URL or HOST:PORT otherwise. */
+  publicUrl?: () => string;
+  /** Where mail failures are logged. */
+  mailLog?: MailLog;
+  /** Hears when the store stops answering and when it answers again (once per change). */
+  onStoreState?: StoreStateListener;
+  /** Resolves webhook hosts (the system's resolver unless a test plays DNS). */
+  resolver?: Resolver;
 }
 import { WebhookDeliveryRepository } from './storage/webhook-delivery-repository.js';
 import { WebhookEndpointRepository } from './storage/webhook-endpoint-repository.js';
 import { DeliveryService } from './domain/webhooks/deliveries.js';
-import { DeliveryWake, WebhookQueue } from './domain/webhooks/queue.js';
+import { WebhookQueue } from './domain/webhooks/queue.js';
+import { Wake } from './domain/outbox.js';
 import { DEFAULT_RETRY_SCHEDULE } from './domain/webhooks/schedule.js';
 import { WebhookService } from './domain/webhooks/endpoints.js';
+import type { MailLog } from './domain/mail/outbox.js';
+import { openMail } from './mail-services.js';
+import { DeprecatedCalls } from './domain/limits/deprecated-calls.js';
+import type { Resolver } from './domain/webhooks/targets.js';
 
 /** Opens the store (applying migrations) and builds the domain services on it. */
 export async function openServices(config: Config, options: ServiceOptions = {}) {
   const clock = options.clock ?? systemClock;
-  const store = openStore(config.store);
+  const store = openStore(config.store, options.onStoreState);
   try {
     await store.migrate();
   } catch (error) {
@@ -51,7 +77,11 @@ export async function openServices(config: Config, options: ServiceOptions = {})
   }
   const userRepo = new UserRepository();
   const keyRepo = new ApiKeyRepository();
-  const auth = new Authenticator(store, keyRepo, clock);
+  const oauthAppRepo = new OAuthAppRepository();
+  const oauthGrantRepo = new OAuthGrantRepository();
+  const oauthTokenRepo = new OAuthTokenRepository();
+  // API keys and OAuth access tokens become the same Principal, in one cache.
+  const auth = new Authenticator([new ApiKeyCredentials(store, keyRepo), new AccessTokenCredentials(store, oauthTokenRepo, oauthGrantRepo)], clock);
   const apiKeys = new ApiKeyService(store, keyRepo, userRepo, clock, auth);
   let signal;
   try {
@@ -66,9 +96,19 @@ export async function openServices(config: Config, options: ServiceOptions = {})
   const endpointRepo = new WebhookEndpointRepository(store.dialect);
   const deliveryRepo = new WebhookDeliveryRepository(store.dialect);
   events.addSink(new WebhookQueue(endpointRepo, deliveryRepo));
-  const deliveryWake = new DeliveryWake();
+  const deliveryWake = new Wake();
   const sessionRepo = new SessionRepository();
   const sessions = new SessionService(store, sessionRepo, userRepo, clock, config.sessions);
+  // A role change, a deletion or a new password reaches cached keys and cached dashboard sessions alike.
+  const userChanged = {
+    userChanged(userId: string) {
+      auth.userChanged(userId);
+      sessions.userChanged(userId);
+    },
+  };
+  // E-mail is queued in the transaction of its cause: quota alerts ride on the usage alert events.
+  const mail = openMail(config, { store, clock, events, users: userRepo, sessions: sessionRepo, userChanged, publicUrl: options.publicUrl, log: options.mailLog });
+  events.addSink(mail.notices);
   return {
     store,
     auth,
@@ -79,25 +119,34 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     /** The last event numbers of some accounts, for the live stream's safety poll. */
     heads: (accountIds: string[]) => store.run((db) => eventRepo.lastSeqs(db, accountIds)),
     accounts: new AccountService(store, new AccountRepository(), userRepo, apiKeys, events, clock),
-    // A role change or deletion reaches cached keys and cached dashboard sessions alike.
-    users: new UserService(
+    users: new UserService(store, userRepo, events, clock, userChanged, sessionRepo, mail.passwordLinks),
+    sessions,
+    content: new ContentService(
       store,
-      userRepo,
+      new ContentRepository(store.dialect),
       events,
       clock,
-      {
-        userChanged(userId) {
-          auth.userChanged(userId);
-          sessions.userChanged(userId);
-        },
-      },
-      sessionRepo,
+      new ContentRevisions(store, new RevisionRepository(), config.revisionsKeep),
+      config.listCacheEntries,
     ),
-    sessions,
-    content: new ContentService(store, new ContentRepository(), events, clock),
     deliveryWake,
-    webhooks: new WebhookService(store, endpointRepo, deliveryRepo, eventRepo, events, clock, config.webhookAllowPrivate, deliveryWake),
-    webhookDeliveries: new DeliveryService(store, endpointRepo, deliveryRepo, events, clock, config.webhookRetrySchedule ?? DEFAULT_RETRY_SCHEDULE),
+    idempotency: new IdempotencyService(store, new IdempotencyRepository(), clock, config.idempotencyLeaseSeconds * 1000),
+    webhooks: new WebhookService(store, endpointRepo, deliveryRepo, eventRepo, events, clock, config.webhookAllowPrivate, deliveryWake, options.resolver),
+    oauthApps: new OAuthAppService(store, oauthAppRepo, clock, auth),
+    authorizations: new OAuthAuthorizationService(store, oauthGrantRepo, oauthAppRepo, clock, auth),
+    /** What the OAuth authorization server (built by the HTTP layer, on first use) keeps. */
+    authorizationServer: new AuthorizationServerStore({
+      store,
+      apps: oauthAppRepo,
+      grants: oauthGrantRepo,
+      tokens: oauthTokenRepo,
+      users: userRepo,
+      settings: new AccountRepository(),
+      clock,
+      listener: auth,
+    }),
+    webhookDeliveries: new DeliveryService(store, endpointRepo, deliveryRepo, events, clock, config.webhookRetrySchedule ?? DEFAULT_RETRY_SCHEDULE, mail.notices),
+    mail,
     /** Closes the signal's connections, then the store. */
     async close() {
       await signal.close().catch(() => {});
@@ -114,23 +163,31 @@ type Services = Awaited<ReturnType<typeof openServices>>;
  */
 export async function openLimits(config: Config, services: Services, clock: Clock = systemClock, onRedisState: RedisStateListener = () => {}) {
   let rates: RateStore = new MemoryRateStore();
+  let degradedSeconds = () => 0;
   if (config.redisUrl !== undefined && config.limits.enabled) {
-    const redis = new RedisRateStore(config.redisUrl, config.limits.redisKeyPrefix, onRedisState);
-    // Start without Redis rather than not at all: the store fails open until it connects.
-    if (!(await redis.connected(2000))) onRedisState('down', new Error('Redis did not answer within 2 s of start-up'));
+    const redis = new RedisRateStore(config.redisUrl, config.limits.redisKeyPrefix, onRedisState, config.limits.onRedisDown === 'closed');
+    // Start without Redis rather than not at all: the store is in its outage mode until it connects.
+    await redis.connected(2000);
     rates = redis;
+    degradedSeconds = () => redis.degradedSeconds();
   }
   const repo = new UsageRepository();
   const ledger = new UsageLedger(services.store, repo);
   const alerts = new UsageAlerts(services.events, repo, clock);
   const limiter = new RateLimiter(rates, ledger, alerts, config.limits, clock);
+  // Calls to deprecated routes are counted like usage, and written with it; the notice rides on that write.
+  const { mail } = services;
+  const deprecatedCalls = new DeprecatedCalls(services.store, mail.deprecatedCallRepo, clock, config.deprecations, mail.deprecationNotices);
   let pruned = 0;
   return {
     limiter,
-    usage: new UsageService(services.store, repo, ledger, limiter, config.limits, clock),
+    deprecatedCalls,
+    usage: new UsageService(services.store, repo, ledger, limiter, config.limits, clock, deprecatedCalls, mail.deprecatedCallRepo),
+    /** Seconds this instance has spent without Redis, counting alone or refusing (for /metrics). */
+    degradedSeconds,
     /** Writes the usage gathered so far (every few seconds, and on shutdown); now and then prunes old alert markers. */
     async flush() {
-      await ledger.flush();
+      await Promise.all([ledger.flush(), deprecatedCalls.flush()]);
       if (Date.now() - pruned < 3_600_000) return;
       pruned = Date.now();
       // A marker matters until its cycle (at most a month) or window is over; keep two months.
@@ -140,7 +197,7 @@ export async function openLimits(config: Config, services: Services, clock: Cloc
     /** Waits for alerts being written, writes the last usage, lets go of Redis. The store stays open. */
     async close() {
       await alerts.settled();
-      await ledger.flush();
+      await Promise.all([ledger.flush(), deprecatedCalls.flush()]);
       await rates.close();
     },
   };

@@ -1,9 +1,8 @@
 // /v1/api-keys as a client sees it (CONTRACT.md §4, §7): the key shown once, scopes, who sees and
 // revokes which keys, expiry, and revocation reaching every instance.
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
-import type { Client, Response } from './helpers/client.js';
+import { untilStatus, type Client, type Response } from './helpers/client.js';
 import { startSecondInstance } from './helpers/instance.js';
 import { addKey, addUser } from './helpers/people.js';
 import { startServer, type TestAccount, type TestServer } from './helpers/server.js';
@@ -30,16 +29,6 @@ function assertError(res: Response, status: number, code: string): void {
   assert.equal(res.body.code, code);
 }
 
-/** Polls `probe` every 50 ms until it answers `status`; returns the milliseconds that took. */
-async function untilStatus(probe: () => Promise<Response>, status: number, timeoutMs: number): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    const res = await probe();
-    if (res.status === status) return Date.now() - started;
-    if (Date.now() - started > timeoutMs) assert.fail(`still ${res.status} after ${timeoutMs} ms, expected ${status}`);
-    await sleep(50);
-  }
-}
 
 for (const store of testStores()) {
   describe(`API keys (${store})`, () => {

@@ -1,11 +1,13 @@
 // One limit across instances (CONTRACT.md §8, §12): with Redis, three instances enforce one hourly
 // limit exactly under concurrent load; one instance in memory does the same on its own. When Redis
-// goes away the service fails open to per-instance counters and goes back to Redis when it returns.
+// goes away the service fails open to per-instance counters (or, RATE_LIMIT_ON_REDIS_DOWN=closed,
+// answers 503), counts the time in a metric, and goes back to Redis when it returns.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client, Response } from './helpers/client.js';
 import { startSecondInstance, type SecondInstance } from './helpers/instance.js';
-import { countersEnv, eventually, manualClock, rateHeaders, redisKeys, Relay } from './helpers/limits.js';
+import { countersEnv, eventually, manualClock, rateHeaders, redisKeys } from './helpers/limits.js';
+import { Relay } from './helpers/relay.js';
 import { parseLogs } from './helpers/logs.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { testStores } from './helpers/stores.js';
@@ -64,6 +66,14 @@ for (const store of testStores()) {
   });
 }
 
+/** cms_rate_limit_degraded_seconds_total as /metrics shows it. */
+async function degradedSeconds(server: TestServer): Promise<number> {
+  const metrics = await server.client.get('/metrics');
+  const value = /^cms_rate_limit_degraded_seconds_total (\S+)$/m.exec(metrics.text)?.[1];
+  assert.ok(value !== undefined, 'the metric is missing');
+  return Number(value);
+}
+
 // Like PostgreSQL, Redis suites run when the runner names one (TEST_REDIS_URL), as .ci/run does.
 if (redisUrl) describe('when Redis goes away', () => {
   const time = manualClock('2027-03-10T09:00:00.000Z');
@@ -97,6 +107,10 @@ if (redisUrl) describe('when Redis goes away', () => {
     assert.deepEqual(during.slice(0, 5).map((r) => rateHeaders(r).remaining), [4, 3, 2, 1, 0]);
     assert.equal(during[5]!.body.code, 'rate_limited');
     await eventually(async () => logged('Redis is unreachable'), 'the outage to be logged');
+
+    // The time without Redis is counted.
+    const degraded = await degradedSeconds(server);
+    assert.ok(degraded > 0, `degraded ${degraded} s`);
 
     // … and back on Redis's count (2 so far) once it answers again.
     await relay.mend();
@@ -145,5 +159,48 @@ if (redisUrl) describe('when Redis goes away', () => {
     } finally {
       await lonely.close();
     }
+  });
+});
+
+if (redisUrl) describe('when Redis goes away, failing closed (RATE_LIMIT_ON_REDIS_DOWN=closed)', () => {
+  const relay = new Relay(new URL(redisUrl));
+  let redis: ReturnType<typeof countersEnv>;
+  let server: TestServer;
+  before(async () => {
+    await relay.start();
+    redis = countersEnv('redis', relay.url);
+    server = await startServer('sqlite', { env: { ...redis.env, RATE_LIMIT_ON_REDIS_DOWN: 'closed' } });
+  });
+  after(async () => {
+    await server.close();
+    await relay.cut().catch(() => {});
+    await redis.cleanup();
+  });
+
+  it('answers 503 unavailable while Redis is unreachable, keyed or not, and serves on Redis\'s count once it answers', async () => {
+    const { key } = await server.account({ plan: 'enterprise', rateLimit: 5 });
+    const get = (withKey = true) => server.client.get('/v1/content', withKey ? { key } : {});
+    assert.equal(rateHeaders(await get()).remaining, 4);
+    assert.equal(await degradedSeconds(server), 0);
+
+    await relay.cut();
+    for (const res of [await get(), await get(), await get(false)]) {
+      assert.equal(res.status, 503, res.text);
+      assert.equal(res.body.code, 'unavailable');
+      assert.match(String(res.headers['retry-after']), /^\d+$/);
+      assert.equal(res.headers['x-ratelimit-limit'], undefined, 'no count to show');
+    }
+    // Not counted anywhere, and the probes still answer.
+    assert.equal((await server.client.get('/healthz')).status, 200);
+    assert.ok(parseLogs(server.logs).some((l) => String(l.msg) === 'Redis is unreachable: requests are answered 503 until it answers'));
+    assert.ok((await degradedSeconds(server)) > 0);
+    assert.deepEqual(parseLogs(server.logs).filter((l) => (l.level as number) >= 50), [], 'no error-level line');
+
+    await relay.mend();
+    const back = await eventually(async () => {
+      const res = await get();
+      return res.status === 200 ? res : undefined;
+    }, 'Redis to be used again', 10_000);
+    assert.equal(rateHeaders(back).remaining, 3, 'the refused requests were not counted');
   });
 });

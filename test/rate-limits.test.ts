@@ -308,7 +308,7 @@ describe('the OpenAPI document', () => {
     const usage = doc.paths['/v1/usage'].get;
     assert.equal(usage.operationId, 'getUsage');
     assert.deepEqual(Object.keys(usage.responses['200'].content['application/json'].schema.properties.data.properties).sort(), [
-      'days', 'keys', 'period_end', 'period_start', 'plan', 'quota', 'rate_limit', 'remaining', 'used',
+      'apps', 'days', 'deprecated_calls', 'keys', 'period_end', 'period_start', 'plan', 'quota', 'rate_limit', 'remaining', 'used',
     ]);
     for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { responses: Record<string, { headers?: object }> }>>)) {
       for (const [method, operation] of Object.entries(item)) {
@@ -360,6 +360,7 @@ describe('rate-limit configuration', () => {
       monthly: { free: 2000, basic: 20_000, pro: 200_000, enterprise: 2_000_000 },
       perAddress: 60,
       redisKeyPrefix: 'cms:',
+      onRedisDown: 'open',
     });
     const set = loadConfig({ DATA_DIR: '/tmp/unused', RATE_LIMITS: 'off', PLAN_RATE_LIMITS: 'free=50, enterprise=500000', PLAN_QUOTAS: 'basic=30000', IP_RATE_LIMIT: '20', REDIS_KEY_PREFIX: 'tenant-a:' }).limits;
     assert.deepEqual(set, {
@@ -368,6 +369,7 @@ describe('rate-limit configuration', () => {
       monthly: { free: 2000, basic: 30_000, pro: 200_000, enterprise: 2_000_000 },
       perAddress: 20,
       redisKeyPrefix: 'tenant-a:',
+      onRedisDown: 'open',
     });
     const bad: [Record<string, string>, string][] = [
       [{ RATE_LIMITS: 'maybe' }, 'RATE_LIMITS'],

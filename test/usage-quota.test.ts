@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import type { Response } from './helpers/client.js';
-import { countersEnv, counterKinds, manualClock, rateHeaders } from './helpers/limits.js';
+import { countersEnv, counterKinds, eventually, manualClock, rateHeaders } from './helpers/limits.js';
 import { addKey, addUser } from './helpers/people.js';
 import { killChildren, startServerProcess, storeEnv } from './helpers/process.js';
 import { startServer, type TestServer } from './helpers/server.js';
@@ -117,7 +117,9 @@ for (const store of testStores()) {
             { key_id: res.body.data.keys[0].key_id, name: 'Default key', used: 5 },
             { key_id: res.body.data.keys[1].key_id, name: 'editor key', used: 2 },
           ],
+          apps: [],
           days: [{ date: '2027-03-15', used: 7 }],
+          deprecated_calls: [],
         });
         assert.equal(h.remaining, 1000 - 15, 'the hourly limit counted all 15 authenticated requests');
       });
@@ -257,28 +259,48 @@ for (const store of testStores()) {
         assertQuotaExceeded(await server.client.get('/v1/content', { key }));
       });
 
-      it('gives the unit back when the client goes away with requests queued behind a slow one', async () => {
+      it('charges a write whose client left before its 201, and requests queued behind it, and shuts down without waiting for them', async () => {
         time.set('2027-03-15T12:00:00.000Z');
-        // Its own server: a pipelined request that never gets the connection also never ends for
-        // the shutdown's bookkeeping, which then waits out its grace period.
-        const own = await startServer(store, { env: { ...redis.env, SHUTDOWN_GRACE_SECONDS: '1' }, clock: time.clock });
+        // A webhook's host is resolved while its registration runs: a resolver that waits for the
+        // test holds the write in its handler, its body read, for as long as the test wants.
+        let resolving!: () => void;
+        const asked = new Promise<void>((resolve) => (resolving = resolve));
+        let answer!: (addresses: { address: string; family: number }[]) => void;
+        const answered = new Promise<{ address: string; family: number }[]>((resolve) => (answer = resolve));
+        const resolver = async () => {
+          resolving();
+          return answered;
+        };
+        // Its own server, with a long grace period: requests whose connection is gone must not hold
+        // the shutdown (a pipelined request's response never closes: its connection's close counts).
+        const own = await startServer(store, { env: { ...redis.env, SHUTDOWN_GRACE_SECONDS: '20' }, clock: time.clock, resolver });
+        let stopped = false;
         try {
-          const { key } = await own.account({ plan: 'pro', quota: 3 });
-          // Hashing the password keeps the first request busy, so the GETs pipelined behind it are
-          // admitted (each holding a unit) but their answers wait for the connection, which goes.
-          const body = JSON.stringify({ email: `pipelined-${Date.now()}@example.com`, name: 'P', role: 'viewer', password: 'a long enough password' });
-          const post = `POST /v1/users HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+          const { key } = await own.account({ plan: 'pro', quota: 4 });
+          const body = JSON.stringify({ url: 'https://slow.example/hook', events: ['*'] });
+          const post = `POST /v1/webhooks HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
           const get = `GET /v1/content HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${key}\r\n\r\n`;
-          await sendAndLeave(own, post + get + get, 0);
-          await sleep(500);
+          const socket = await openTls(own.port, await fs.readFile(join(own.dataDir, 'tls-cert.pem'), 'utf8'));
+          const gone = closed(socket);
+          socket.write(post + get + get);
+          await asked;
+          // The write is in its handler and the GETs wait for the connection behind it: leave.
+          socket.destroy();
+          await gone;
+          answer([{ address: '93.184.215.14', family: 4 }]);
+          // Looked up in the store: a request would count too.
+          await eventually(() => own.app.store.run((db) => db.selectFrom('webhook_endpoints').select('id').executeTakeFirst()), 'the endpoint to be created');
+          await sleep(200);
           const usage = await own.client.get('/v1/usage', { key });
           assert.equal(usage.status, 200, usage.text);
-          assert.equal(usage.body.data.used, 1, 'only this request holds a unit');
-          assert.equal((await own.client.get('/v1/content', { key })).status, 200);
-          assert.equal((await own.client.get('/v1/content', { key })).status, 200);
+          assert.equal(usage.body.data.used, 4, 'the POST, both GETs and this request');
           assertQuotaExceeded(await own.client.get('/v1/content', { key }));
-        } finally {
+          const started = Date.now();
           await own.close();
+          stopped = true;
+          assert.ok(Date.now() - started < 10_000, `shutdown took ${Date.now() - started} ms`);
+        } finally {
+          if (!stopped) await own.close();
         }
       });
 

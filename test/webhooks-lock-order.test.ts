@@ -1,6 +1,6 @@
 // The lock order of webhook delivery outcomes on PostgreSQL (SQLite has one writer and cannot
-// deadlock): a failure that disables an endpoint and a success on the same endpoint, finishing at
-// the same moment, must both commit. Driven through the delivery service itself (the worker's side,
+// deadlock): a failure that disables an endpoint and a success on the same endpoint, or a worker
+// renewing or releasing its claims, finishing at the same moment, must both commit. Driven through the delivery service itself (the worker's side,
 // which no HTTP request reaches), with a third connection holding the endpoint's row so that the
 // two meet in the worst order: the failure gets the endpoint first, the success waits behind it.
 import assert from 'node:assert/strict';
@@ -20,7 +20,7 @@ const LEASE = 'lock-order-test';
 const answered = (status: number): AttemptResult => ({ status, error: null, durationMs: 5, attemptedAt: new Date() });
 
 if (process.env.TEST_DATABASE_URL) {
-  describe('webhook delivery outcomes and the endpoint row (postgres)', () => {
+  describe('webhook delivery outcomes, claims and the endpoint row (postgres)', () => {
     let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
     let dataDir: string;
     let services: Awaited<ReturnType<typeof openServices>>;
@@ -125,5 +125,39 @@ if (process.env.TEST_DATABASE_URL) {
         'cancelled by the PUT, which got the endpoint first',
       );
     });
+
+    // Renewing (every lease interval) and releasing (at shutdown) a worker's claims touch many
+    // delivery rows in one statement, in id order; a failure that disables the endpoint cancels its
+    // pending rows in an order of its own. The worst interleaving: the failure holds its own row and
+    // waits for the others, which a renewal took (in id order) before coming to wait for the
+    // failure's row — a deadlock, which PostgreSQL broke by aborting one of them. Renewal and release
+    // now skip rows another transaction holds (that transaction finishes or cancels them) and never wait.
+    for (const operation of ['renew', 'release'] as const) {
+      it(`commits a ${operation} of a worker's claims and a failure that cancels them, finishing together`, async () => {
+        const { principal, endpoint, claimed } = await endpointWithAttempts(3);
+        const ids = claimed.map((a) => a.id).sort();
+        const failing = claimed.find((a) => a.id === ids[2])!;
+        await holder.query('BEGIN');
+        await holder.query('SELECT 1 FROM webhook_deliveries WHERE id = $1 FOR UPDATE', [failing.id]);
+        const failure = services.webhookDeliveries.finish(failing, LEASE, answered(410));
+        await untilWaiting(1);
+        const other = operation === 'renew' ? services.webhookDeliveries.renew(ids, LEASE, 60_000) : services.webhookDeliveries.release(ids, LEASE);
+        // The worst order: the failing row is busy while the renewal or release runs (it would wait).
+        let settled = false;
+        void other.then(() => (settled = true), () => (settled = true));
+        const deadline = Date.now() + 5000;
+        while (!settled && (await waitingForLocks()) < 2) {
+          assert.ok(Date.now() < deadline, `the ${operation} neither finished nor came to wait`);
+          await sleep(10);
+        }
+        await holder.query('COMMIT');
+        assert.deepEqual(await settledAs([failure, other]), ['fulfilled', 'fulfilled']);
+
+        const records = (await services.webhooks.listDeliveries(principal, endpoint.id, { limit: 100 })).data;
+        assert.deepEqual(records.map((r) => r.status), ['failed', 'failed', 'failed'], 'the 410 and the two it cancelled');
+        assert.equal(records.find((r) => r.id === failing.id)?.response_status, 410);
+        assert.equal((await services.webhooks.get(principal, endpoint.id)).enabled, false);
+      });
+    }
   });
 }

@@ -6,16 +6,13 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
-import { exitOf, killChildren, startServerProcess, storeEnv, type ServerProcess } from './helpers/process.js';
+import { killChildren, killHard, withServerProcesses, type Processes } from './helpers/process.js';
 import { Receiver, type Responder } from './helpers/receiver.js';
 import { testStores } from './helpers/stores.js';
 import { deliveriesOf, waitForDeliveries } from './helpers/webhooks.js';
 
-interface Scenario {
+interface Scenario extends Processes {
   receiver: Receiver;
-  env: Record<string, string>;
-  /** Starts the server; on the first start of the store, also returns the key it printed. */
-  start(env: Record<string, string>, first?: boolean): Promise<{ server: ServerProcess; key: string }>;
 }
 
 const WEBHOOKS = { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SCHEDULE: '1,1,1', WEBHOOK_LEASE_SECONDS: '2' };
@@ -31,34 +28,11 @@ describe('webhook processes', { concurrency: true }, () => {
       /** A receiver, a fresh store, and a way to start servers on it; all undone when `work` ends. */
       async function scenario(respond: Responder, work: (s: Scenario) => Promise<void>): Promise<void> {
         const receiver = await Receiver.start(respond);
-        const stored = await storeEnv(store);
-        const servers: ServerProcess[] = [];
         try {
-          await work({
-            receiver,
-            env: stored.env,
-            async start(env, first = false) {
-              const server = await startServerProcess(env);
-              servers.push(server);
-              const key = first ? (await server.waitForStdout(/API key: +(cms_live_\w+)/))[1]! : '';
-              return { server, key };
-            },
-          });
+          await withServerProcesses(store, (processes) => work({ ...processes, receiver }));
         } finally {
-          for (const server of servers) {
-            server.client.close();
-            server.kill();
-            await exitOf(server).catch(() => {});
-          }
           await receiver.close();
-          await stored.cleanup();
         }
-      }
-
-      async function killHard(server: ServerProcess): Promise<void> {
-        server.kill(); // SIGKILL: no shutdown, no flush, nothing given back
-        const finished = await exitOf(server);
-        assert.equal(finished.signal, 'SIGKILL');
       }
 
       it('makes an attempt again after a kill -9 during it, once its lease lapses, with the same webhook-id', () =>

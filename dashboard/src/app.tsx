@@ -11,6 +11,9 @@ import { SettingsSection } from './sections/settings.js';
 import { UsageSection } from './sections/usage.js';
 import { UsersSection } from './sections/users.js';
 import { ContentSection } from './sections/content.js';
+import { OAuthAppsSection } from './sections/oauth-apps.js';
+import { ConnectedAppsSection } from './sections/connected-apps.js';
+import { ProfileSection } from './sections/profile.js';
 
 export function App() {
   const [session, setSession] = useState<SessionView | null | undefined>(undefined);
@@ -123,9 +126,12 @@ export function App() {
 function Route(props: { path: string; session: SessionView }) {
   const { path, session } = props;
   if (path.startsWith('/keys')) return <KeysSection session={session} />;
+  if (path.startsWith('/oauth-apps')) return <OAuthAppsSection session={session} />;
+  if (path.startsWith('/connected-apps')) return <ConnectedAppsSection session={session} />;
   if (path.startsWith('/settings')) return <SettingsSection session={session} />;
   if (path.startsWith('/usage')) return <UsageSection session={session} />;
   if (path.startsWith('/users')) return <UsersSection session={session} />;
+  if (path.startsWith('/profile')) return <ProfileSection session={session} />;
   return <ContentSection session={session} path={path} />;
 }
 

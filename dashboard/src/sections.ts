@@ -13,10 +13,13 @@ const ADMINS: Role[] = ['owner', 'admin'];
 
 export const SECTIONS: Section[] = [
   { path: '/keys', title: 'API Keys', roles: EVERYONE },
+  { path: '/oauth-apps', title: 'OAuth Apps', roles: EVERYONE },
+  { path: '/connected-apps', title: 'Connected Apps', roles: EVERYONE },
   { path: '/settings', title: 'API Settings', roles: ADMINS },
   { path: '/usage', title: 'Usage', roles: EVERYONE },
   { path: '/users', title: 'Users', roles: ADMINS },
   { path: '/content', title: 'Content', roles: EVERYONE },
+  { path: '/profile', title: 'Profile', roles: EVERYONE },
 ];
 
 export const isAdmin = (role: Role) => ADMINS.includes(role);

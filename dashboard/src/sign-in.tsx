@@ -33,8 +33,12 @@ export function SignIn(props: { notice: string | null; onSignedIn: (view: Sessio
         <Button kind="primary" type="submit" busy={busy} busyText="Signing in…">
           Sign in
         </Button>
+        {/* A page of the service itself (server-rendered), not of this app: a full page load. */}
+        <p>
+          <a href="/password/forgot">Forgot password?</a>
+        </p>
         <p class="hint">
-          First time? The first start printed the owner's password; an operator can set a new one with <code>npx cms users set-password --user you@example.com</code>.
+          Invited? The e-mail has a link to choose your password. The owner of a new installation finds theirs in the first start's output.
         </p>
       </form>
     </main>

@@ -3,6 +3,8 @@ import type { FastifyRequest } from 'fastify';
 import type { Authenticator } from '../domain/auth/authenticator.js';
 import { DomainError } from '../domain/errors.js';
 import { requireScope, type Principal, type Scope } from '../domain/auth/permissions.js';
+import { ACCESS_TOKEN_PREFIX } from '../domain/oauth/secrets.js';
+import { InvalidAccessToken } from './errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -84,6 +86,7 @@ export function authenticate(auth: Authenticator) {
     const principal = await resolvePrincipal(auth, request);
     if (!principal) {
       const token = presentedKey(request);
+      if (token?.startsWith(ACCESS_TOKEN_PREFIX)) throw new InvalidAccessToken();
       throw new DomainError(
         'unauthorized',
         request.sessionEnded

@@ -22,6 +22,9 @@ const STATUS: Record<ErrorCode, number> = {
   plan_required: 403,
   not_found: 404,
   conflict: 409,
+  idempotency_key_in_use: 409,
+  idempotency_response_lost: 409,
+  idempotency_key_reused: 422,
   precondition_failed: 412,
   cursor_expired: 410,
   upgrade_required: 426,
@@ -30,6 +33,14 @@ const STATUS: Record<ErrorCode, number> = {
   quota_exceeded: 429,
   unavailable: 503,
 };
+
+/** A bad, expired or revoked OAuth access token: 401 with RFC 6750's `error="invalid_token"`. */
+export class InvalidAccessToken extends DomainError {
+  constructor() {
+    super('unauthorized', 'The access token is invalid, expired or revoked.');
+    this.name = 'InvalidAccessToken';
+  }
+}
 
 /** A plain-HTTP request (or, behind a proxy, one not forwarded as https). */
 export class HttpsRequired extends Error {
@@ -44,6 +55,7 @@ export function toHttpError(error: unknown): HttpError {
     let headers: Record<string, string> | undefined =
       error.code === 'unauthorized' ? { 'WWW-Authenticate': 'Bearer' } : error.code === 'unavailable' ? { 'Retry-After': '5' } : undefined;
     if (error instanceof LimitExceeded) headers = { 'Retry-After': String(error.retryAfterSeconds) };
+    if (error instanceof InvalidAccessToken) headers = { 'WWW-Authenticate': 'Bearer error="invalid_token"' };
     return { status: STATUS[error.code], code: error.code, message: error.message, errors: error.errors, headers };
   }
   if (error instanceof HttpsRequired) return { status: 400, code: 'https_required', message: error.message };

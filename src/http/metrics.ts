@@ -14,6 +14,10 @@ export interface MetricsOptions {
   openSockets: () => number;
   /** Connections attached to the live event stream (subscribed at least once). */
   streamSubscribers: () => number;
+  /** Client connections open, and refused for their address's cap. */
+  connections: { readonly open: number; readonly refused: number };
+  /** Seconds spent with Redis unreachable (rate limits counted alone, or refused). */
+  rateLimitDegradedSeconds: () => number;
 }
 
 function sameSecret(given: string | undefined, expected: string): boolean {
@@ -53,6 +57,34 @@ export function registerMetrics(app: FastifyInstance, options: MetricsOptions): 
     registers: [registry],
     collect() {
       this.set(options.streamSubscribers());
+    },
+  });
+
+  new Gauge({
+    name: 'cms_connections',
+    help: 'Client connections open on this instance (HTTP, TLS and WebSocket).',
+    registers: [registry],
+    collect() {
+      this.set(options.connections.open);
+    },
+  });
+  new Counter({
+    name: 'cms_connections_refused_total',
+    help: 'Client connections closed at once because their address held MAX_CONNECTIONS_PER_ADDRESS already.',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(options.connections.refused);
+    },
+  });
+
+  new Counter({
+    name: 'cms_rate_limit_degraded_seconds_total',
+    help: 'Seconds this instance has spent with Redis unreachable: limits counted here alone (RATE_LIMIT_ON_REDIS_DOWN=open) or requests refused (closed).',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(options.rateLimitDegradedSeconds());
     },
   });
 

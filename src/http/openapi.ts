@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { documentRateLimitHeaders } from './rate-limit-docs.js';
+import { SCOPE_WORDS } from '../domain/oauth/scopes.js';
 
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
@@ -26,6 +27,11 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'Events', description: 'The event log of every change, by polling or over a WebSocket (wss://…/v1/ws).' },
         { name: 'Usage', description: 'Hourly rate limit and monthly quota (every /v1 response also shows the limit in X-RateLimit-* headers).' },
         { name: 'Webhooks', description: 'Signed deliveries of events to your endpoints (Pro and Enterprise).' },
+        {
+          name: 'OAuth',
+          description:
+            'OAuth apps (clients) and the apps you authorized. The protocol endpoints themselves live outside /v1: see /.well-known/oauth-authorization-server and docs/oauth.md.',
+        },
       ],
       components: {
         securitySchemes: {
@@ -33,6 +39,17 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
             type: 'http',
             scheme: 'bearer',
             description: 'An API key (cms_live_…) as a Bearer token. The scopes listed on an operation are the key scopes it needs.',
+          },
+          oauth2: {
+            type: 'oauth2',
+            description:
+              'An OAuth 2.0 access token (cms_oat_…) as a Bearer token: it acts as the person who authorized the app (or, for client credentials, ' +
+              "the app's registering user) with the granted scopes narrowed to what that person's role allows. PKCE (S256) is required. " +
+              'Metadata: /.well-known/oauth-authorization-server.',
+            flows: {
+              authorizationCode: { authorizationUrl: '/oauth/authorize', tokenUrl: '/oauth/token', refreshUrl: '/oauth/token', scopes: SCOPE_WORDS },
+              clientCredentials: { tokenUrl: '/oauth/token', scopes: SCOPE_WORDS },
+            },
           },
         },
       },

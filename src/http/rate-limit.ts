@@ -5,7 +5,6 @@
 // /metrics, the /docs pages and the dashboard's pages and assets are not part of the interface and
 // are left alone (/auth throttles sign-in itself), as is the plain-HTTP refusal (answered before
 // Fastify sees the request).
-import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticator } from '../domain/auth/authenticator.js';
 import type { Principal } from '../domain/auth/permissions.js';
@@ -13,11 +12,14 @@ import { secondsUntil } from '../domain/limits/plans.js';
 import type { LimitState, RateLimiter, RouteKind } from '../domain/limits/rate-limiter.js';
 import { isWebSocketHandshake, resolvePrincipal } from './auth.js';
 import { isDashboardRequest } from './dashboard.js';
+import { whenExchangeOver } from './exchange.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The window this request was counted in, as its headers show it; null for the probes and /docs. */
     rateLimit: LimitState | null;
+    /** Spends (true) or gives back the unit of quota this request holds; null when it holds none. */
+    settleQuota: ((succeeded: boolean) => void) | null;
   }
 }
 
@@ -32,12 +34,23 @@ export function rateLimitHeaders(state: LimitState): Record<string, string> {
   };
 }
 
-// /auth throttles sign-in itself (admitSignIn); dashboard pages and assets are not the API.
-const EXEMPT = /^\/(?:healthz|readyz|metrics|docs|auth)(?:[/?]|$)/;
+/**
+ * The client's address. Node forgets the peer of a destroyed socket, so once the client has gone
+ * `request.ip` is undefined (or throws, behind a trusted proxy); such a request is counted under
+ * "gone": its answer reaches nobody.
+ */
+export function clientAddress(request: FastifyRequest): string {
+  return request.raw.socket?.remoteAddress === undefined ? 'gone' : request.ip;
+}
+
+// /auth, the OAuth sign-in page and the /password pages throttle themselves (admitSignIn); dashboard
+// pages and assets are not the API, nor is the OAuth authorization server (/oauth, /.well-known).
+const EXEMPT = /^\/(?:healthz|readyz|metrics|docs|auth|password|oauth|\.well-known)(?:[/?]|$)/;
 
 /** Adds the counting hook; register it after the hook that sets the request id, before any route's own. */
 export function installRateLimits(app: FastifyInstance, limiter: RateLimiter, auth: Authenticator): void {
   app.decorateRequest('rateLimit', null);
+  app.decorateRequest('settleQuota', null);
   app.addHook('onRequest', async (request, reply) => {
     if (EXEMPT.test(request.url) || isDashboardRequest(request)) return;
     // 404 and 405 are both answered by the not-found handler, and both come before the key (§3).
@@ -49,51 +62,39 @@ export function installRateLimits(app: FastifyInstance, limiter: RateLimiter, au
       principal = await resolvePrincipal(auth, request);
     } catch (error) {
       // The key could not be checked (store unreachable): the error is counted under the address.
-      request.rateLimit = (await limiter.admitAddress(request.ip, 'unknown')).state;
+      request.rateLimit = (await limiter.admitAddress(clientAddress(request), 'unknown')).state;
       reply.headers(rateLimitHeaders(request.rateLimit));
       throw error;
     }
-    const admission = principal ? await limiter.admitKey(principal, kind) : await limiter.admitAddress(request.ip, kind);
+    const admission = principal ? await limiter.admitKey(principal, kind) : await limiter.admitAddress(clientAddress(request), kind);
     request.rateLimit = admission.state;
     reply.headers(rateLimitHeaders(admission.state));
     admission.alert?.catch((error: unknown) => request.log.warn({ err: error }, 'could not record a usage alert'));
     if (admission.failure !== undefined) throw admission.failure;
     if (admission.refusal) throw admission.refusal;
 
-    if (admission.settle) settleWhenOver(request, reply, admission.settle);
+    if (admission.settle) settleWhenAnswered(request, reply, admission.settle);
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    request.settleQuota?.(reply.statusCode >= 200 && reply.statusCode < 300);
+    return payload;
   });
 }
 
-/** Per connection, the requests whose unit is still to be settled: one 'close' listener serves them all. */
-const unsettled = new WeakMap<Socket, Set<() => void>>();
-
 /**
- * Settles the unit of quota a request holds exactly once, when its exchange is over: spent if a 2xx
- * was sent in full, given back otherwise (an error answer, or a client gone before the answer).
- * The response's 'close' comes in both cases; the connection's also covers a response that never
- * got it (a pipelined request behind one that was cut off). The unit is reserved after awaits, so
- * the client may be gone already, those events past: then it is given back at once. (Fastify's
- * onRequestAbort is no substitute: it fires only for a request whose body was still unread.)
+ * Settles the unit of quota a request holds exactly once: spent if the request was answered 2xx —
+ * when its answer is sent, so a write whose client left before the 2xx reached it is charged like
+ * any other, the work being done — and given back otherwise: an error answer, or a client gone
+ * before its request's body arrived in full (no handler can run, so no answer will come).
  */
-function settleWhenOver(request: FastifyRequest, reply: FastifyReply, settle: (succeeded: boolean) => Promise<void>): void {
-  const response = reply.raw;
-  const socket = request.raw.socket as Socket | null;
+function settleWhenAnswered(request: FastifyRequest, reply: FastifyReply, settle: (succeeded: boolean) => Promise<void>): void {
   let settled = false;
-  const over = () => {
+  request.settleQuota = (succeeded) => {
     if (settled) return;
     settled = true;
-    response.off('close', over);
-    if (socket) unsettled.get(socket)?.delete(over);
-    const succeeded = response.writableFinished && response.statusCode >= 200 && response.statusCode < 300;
     settle(succeeded).catch((error: unknown) => request.log.warn({ err: error }, 'could not count quota usage'));
   };
-  if (response.closed || !socket || socket.destroyed) return over();
-  response.once('close', over);
-  let pending = unsettled.get(socket);
-  if (!pending) {
-    const waiting = new Set<() => void>();
-    socket.once('close', () => waiting.forEach((settleNow) => settleNow()));
-    unsettled.set(socket, (pending = waiting));
-  }
-  pending.add(over);
+  whenExchangeOver(request, reply, () => {
+    if (!request.raw.complete) request.settleQuota?.(false);
+  });
 }

@@ -49,7 +49,14 @@ export function errorResponses(...statuses: number[]): Record<number, unknown> {
   return out;
 }
 
-/** The security requirement naming the scope an operation needs. */
-export function needs(scope: Scope) {
-  return { security: [{ apiKey: [scope] }] };
+/** Actions without fields: the body may be omitted or `{}`, and anything in it is rejected. */
+export const NoFields = Type.Object({}, { additionalProperties: false, 'x-optional-body': true, description: 'Optional; no fields.' });
+
+/**
+ * The security requirement naming the scope an operation needs: an API key with it, or an OAuth
+ * access token granted it (never for keys:write, which no token holds). The key comes first: the
+ * scope check before validation reads it there.
+ */
+export function needs(scope: Scope): { security: Record<string, string[]>[] } {
+  return { security: scope === 'keys:write' ? [{ apiKey: [scope] }] : [{ apiKey: [scope] }, { oauth2: [scope] }] };
 }

@@ -14,6 +14,7 @@ import { newId } from '../domain/ids.js';
 import { asksToUpgrade, authenticate, requireDeclaredScope } from './auth.js';
 import { HttpsRequired, toHttpError } from './errors.js';
 import { Lifecycle } from './lifecycle.js';
+import { whenExchangeOver } from './exchange.js';
 import { registerOpenApi } from './openapi.js';
 import { RouteIndex } from './route-index.js';
 import { contentRoutes } from './routes/content.js';
@@ -23,18 +24,34 @@ import { webhookRoutes } from './routes/webhooks.js';
 import { healthRoutes } from './routes/health.js';
 import { registerMetrics } from './metrics.js';
 import type { Realtime } from './ws.js';
+import { nodeServerOptions, type ConnectionCounts } from './transport.js';
 import { eventRoutes } from './routes/events.js';
 import { ErrorBody } from './schemas.js';
-import { validatorCompiler } from './validation.js';
-import { deprecationHeaders } from './deprecation.js';
+import { refuseUnusableParams, validatorCompiler } from './validation.js';
+import { answerClientError, answerConnect, answerFrameworkError, endGracefully } from './raw-replies.js';
+import { registerSecurityHeaders } from './security-headers.js';
+import { countDeprecatedCalls, deprecationHeaders } from './deprecation.js';
+import { strictQuery } from './strict-query.js';
+import { responseMeta } from './meta.js';
+import { documentIdempotency, installIdempotency } from './idempotency.js';
+import type { IdempotencyService } from '../domain/idempotency/idempotency.js';
 import type { RateLimiter } from '../domain/limits/rate-limiter.js';
 import type { UsageService } from '../domain/limits/usage.js';
-import { installRateLimits } from './rate-limit.js';
+import { clientAddress, installRateLimits } from './rate-limit.js';
 import { usageRoutes } from './routes/usage.js';
 import type { SessionService } from '../domain/auth/sessions.js';
 import { registerDashboard } from './dashboard.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { requireCsrf, resolveSessions } from './sessions.js';
+import type { OAuthAppService } from '../domain/oauth/apps.js';
+import type { OAuthAuthorizationService } from '../domain/oauth/authorizations.js';
+import type { AuthorizationServerStore } from '../domain/oauth/server-store.js';
+import { oauthRoutes } from './oauth/mount.js';
+import { oauthApiRoutes } from './routes/oauth.js';
+import type { PasswordLinks } from '../domain/auth/password-links.js';
+import type { DeprecatedCalls } from '../domain/limits/deprecated-calls.js';
+import { pagesScope } from './pages/plugin.js';
+import { passwordPages } from './pages/password.js';
 
 export interface HttpDeps {
   config: Config;
@@ -50,8 +67,24 @@ export interface HttpDeps {
   usage: UsageService;
   /** Dashboard sign-in sessions: a second way to authenticate /v1 requests (docs/dashboard.md). */
   sessions: SessionService;
+  oauthApps: OAuthAppService;
+  authorizations: OAuthAuthorizationService;
+  /** What the OAuth authorization server keeps (docs/oauth.md). */
+  authorizationServer: AuthorizationServerStore;
+  /** PUBLIC_URL, or this instance's own address once it listens: the OAuth issuer. */
+  publicUrl: () => string;
+  /** One-time links to set a password: the /password pages (docs/email.md). */
+  passwordLinks: PasswordLinks;
+  /** Who calls deprecated routes, for the notices and GET /v1/usage. */
+  deprecatedCalls: DeprecatedCalls;
+  /** Idempotency-Key on every POST under /v1. */
+  idempotency: IdempotencyService;
   ready: () => Promise<void>;
   lifecycle: Lifecycle;
+  /** Client connections, as the listener counts them (for /metrics). */
+  connections: ConnectionCounts;
+  /** Seconds spent with Redis unreachable, rate limits counted alone or refused (for /metrics). */
+  rateLimitDegradedSeconds: () => number;
   /** Where log lines go; defaults to stdout. Tests pass a stream they can read. */
   logStream?: NodeJS.WritableStream;
 }
@@ -76,6 +109,7 @@ export function redactUrl(url: string): string {
 
 export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: string }): Promise<FastifyInstance> {
   const { config, lifecycle } = deps;
+  const tls = https !== undefined;
   const options: FastifyServerOptions = {
     logger: {
       level: config.logLevel,
@@ -87,15 +121,21 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
     genReqId: () => newId('req'),
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT,
-    keepAliveTimeout: 72_000,
+    keepAliveTimeout: config.connections.keepAliveTimeoutSeconds * 1000,
     requestTimeout: 60_000,
     connectionTimeout: 0,
+    // Malformed requests, undecodable URLs: the contract's envelope, never Fastify's own body.
+    clientErrorHandler: answerClientError(tls),
+    frameworkErrors: answerFrameworkError(tls),
     return503OnClosing: false,
     trustProxy: config.tls.mode === 'off' ? config.tls.trustProxy : false,
-    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    // No parameter is too long to be looked up (it is then simply not found): the 16 KiB header limit bounds it.
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 16 * 1024 },
   };
-  const app = Fastify(https ? ({ ...options, https } as FastifyServerOptions) : options).withTypeProvider<TypeBoxTypeProvider>();
+  const app = Fastify({ ...options, ...nodeServerOptions(config, https) } as FastifyServerOptions).withTypeProvider<TypeBoxTypeProvider>();
+  app.server.on('connect', answerConnect(app.log, tls));
 
+  await registerSecurityHeaders(app, tls);
   app.setValidatorCompiler(validatorCompiler());
   app.addSchema(ErrorBody);
   app.decorateRequest('principal', null);
@@ -115,6 +155,8 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
   const routes = new RouteIndex();
   app.addHook('onRoute', (route) => {
     routes.add(route.method, route.url);
+    strictQuery(route);
+    documentIdempotency(route);
     if (route.url.startsWith('/docs')) route.config = { ...(route.config ?? {}), raw: true };
   });
 
@@ -122,7 +164,7 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
   app.addHook('onRequest', async (request, reply) => {
     request.endInFlight = lifecycle.begin();
     if (asksToUpgrade(request)) reply.header('Connection', 'close');
-    reply.raw.once('close', request.endInFlight);
+    whenExchangeOver(request, reply, request.endInFlight);
     reply.header('X-Request-Id', request.id);
     const headers = deprecated.get(`${request.method} ${request.routeOptions.url}`);
     if (headers) reply.headers(headers);
@@ -135,27 +177,32 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
     }
   });
 
+  app.addHook('preHandler', refuseUnusableParams);
+
   // A dashboard session cookie stands in for a key on /v1; resolved before the limiter counts the request.
   app.addHook('onRequest', resolveSessions(deps.sessions));
 
   // Rate limits come right after the request id and before everything else (CONTRACT.md §3, §8).
   if (config.limits.enabled) installRateLimits(app, deps.limiter, deps.auth);
 
-  app.addHook('preSerialization', async (request, reply, payload) => {
-    if (request.routeOptions.config?.raw || payload === null || typeof payload !== 'object' || Array.isArray(payload)) return payload;
-    return { ...payload, meta: { request_id: request.id, response_time: `${reply.elapsedTime.toFixed(2)}ms` } };
+  // Shutting down: answers still being made end their connection too, so no client sends more on it.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (lifecycle.closing) reply.header('Connection', 'close');
+    return payload;
   });
 
+  app.addHook('preSerialization', async (request, reply, payload) => {
+    if (request.routeOptions.config?.raw || payload === null || typeof payload !== 'object' || Array.isArray(payload)) return payload;
+    return { ...payload, meta: responseMeta(request, reply) };
+  });
+
+  if (config.deprecations.length > 0) app.addHook('onResponse', countDeprecatedCalls(deps.deprecatedCalls));
   app.addHook('onResponse', async (request, reply) => {
     // Also here: a refused WebSocket upgrade's response never emits 'close'.
     request.endInFlight?.();
     // An upgrade request that was answered in HTTP leaves a connection that can carry nothing more
     // (it left the server's HTTP parser; the reply said Connection: close): finish writing, close it.
-    if (asksToUpgrade(request) && reply.statusCode !== 101) {
-      const socket = request.raw.socket;
-      socket.end();
-      setTimeout(() => socket.destroy(), 1000).unref();
-    }
+    if (asksToUpgrade(request) && reply.statusCode !== 101) endGracefully(request.raw.socket);
     request.log.info(
       {
         method: request.method,
@@ -164,7 +211,7 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
         duration_ms: Number(reply.elapsedTime.toFixed(2)),
         account_id: request.principal?.accountId,
         client_request_id: request.headers['x-request-id'],
-        remote_address: request.ip,
+        remote_address: clientAddress(request),
       },
       'request',
     );
@@ -172,7 +219,9 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
 
   app.setErrorHandler(async (error, request, reply) => {
     const e = toHttpError(error);
-    if (e.status >= 500) request.log.error({ err: error }, 'request failed');
+    // A 503 is expected (shutting down, or the store unavailable, which is logged once per outage):
+    // the request's own line says it. Anything else at 500 is a fault, logged with its stack.
+    if (e.status >= 500 && e.status !== 503) request.log.error({ err: error }, 'request failed');
     return reply
       .code(e.status)
       .headers(e.headers ?? {})
@@ -196,13 +245,26 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
 
   await registerOpenApi(app);
   await app.register(healthRoutes(deps.ready));
-  registerMetrics(app, { token: config.metricsToken, openSockets: deps.realtime.count, streamSubscribers: deps.realtime.subscribers });
-  await app.register(sessionRoutes(deps.sessions, deps.limiter, config.sessions.maxHours * 3600), { prefix: '/auth' });
+  registerMetrics(app, { token: config.metricsToken, openSockets: deps.realtime.count, streamSubscribers: deps.realtime.subscribers, connections: deps.connections, rateLimitDegradedSeconds: deps.rateLimitDegradedSeconds });
+  await app.register(sessionRoutes(deps.sessions, deps.users, deps.limiter, config.sessions.maxHours * 3600), { prefix: '/auth' });
+  await app.register(pagesScope(passwordPages(deps.passwordLinks, deps.limiter)), { prefix: '/password' });
+  await app.register(
+    oauthRoutes({
+      server: deps.authorizationServer,
+      sessions: deps.sessions,
+      limiter: deps.limiter,
+      authorizations: deps.authorizations,
+      sessionMaxAgeSeconds: config.sessions.maxHours * 3600,
+      publicUrl: deps.publicUrl,
+      proxy: config.tls.mode === 'off',
+    }),
+  );
   await app.register(
     async (v1) => {
       v1.addHook('onRequest', authenticate(deps.auth));
       v1.addHook('onRequest', requireCsrf);
       v1.addHook('preValidation', requireDeclaredScope);
+      installIdempotency(v1, deps.idempotency);
       await v1.register(contentRoutes(deps.content));
       await v1.register(userRoutes(deps.users));
       await v1.register(apiKeyRoutes(deps.apiKeys));
@@ -210,6 +272,7 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
       await v1.register(deps.realtime.plugin);
       await v1.register(usageRoutes(deps.usage));
       await v1.register(webhookRoutes(deps.webhooks));
+      await v1.register(oauthApiRoutes(deps.oauthApps, deps.authorizations));
     },
     { prefix: '/v1' },
   );

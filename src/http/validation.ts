@@ -1,12 +1,14 @@
 // Request validation from the route schemas. Bodies go through Ajv with every error collected and
 // mapped onto the contract's closed list of field codes; query strings go through a strict parser
-// that rejects unknown, empty, repeated and malformed parameters (CONTRACT.md §3).
+// that rejects unknown, empty, repeated and malformed parameters (CONTRACT.md §3). Every string of
+// a body, every query value and every path parameter is held to the same text rules (domain/text.ts).
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { FastifySchemaCompiler } from 'fastify';
-import type { FieldError } from '../domain/errors.js';
+import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
+import { notFound, type FieldError } from '../domain/errors.js';
 import { NON_BLANK } from '../domain/schemas/common.js';
 import { isEmailAddress } from '../domain/users/users.js';
+import { textProblem, textProblemMessage } from '../domain/text.js';
 
 /** Thrown by a validator; the error handler turns it into 400 (query) or 422 (body). */
 export class RequestValidationError extends Error {
@@ -25,19 +27,13 @@ function createAjv(): Ajv {
   addFormats(ajv);
   // E-mail addresses are trimmed before they are stored (CONTRACT.md §6), so judge the trimmed value.
   ajv.addFormat('email', { type: 'string', validate: (value: string) => isEmailAddress(value.trim()) });
-  ajv.addVocabulary(['x-read-only', 'x-hint', 'x-optional-body']);
+  // x-multiline is read by textErrors(); x-no-nul is kept for schemas written before the text rules covered every string.
+  ajv.addVocabulary(['x-read-only', 'x-hint', 'x-optional-body', 'x-multiline', 'x-no-nul']);
   ajv.addKeyword({
     keyword: 'x-max-utf8-bytes',
     type: 'string',
     schemaType: 'number',
     validate: (max: number, data: string) => Buffer.byteLength(data, 'utf8') <= max,
-  });
-  // PostgreSQL text cannot hold U+0000: refuse it on every store rather than fail with a 500 on one.
-  ajv.addKeyword({
-    keyword: 'x-no-nul',
-    type: 'string',
-    schemaType: 'boolean',
-    validate: (on: boolean, data: string) => !on || !data.includes('\u0000'),
   });
   return ajv;
 }
@@ -80,8 +76,6 @@ function describe(error: ErrorObject, readOnly: string[]): FieldError {
       return { field, code: 'too_long', message: `${field} must be at most ${String(params.limit)} characters.` };
     case 'x-max-utf8-bytes':
       return { field, code: 'too_long', message: `${field} must be at most ${String(schema?.['x-max-utf8-bytes'])} bytes of UTF-8.` };
-    case 'x-no-nul':
-      return { field, code: 'invalid_value', message: `${field} must not contain the NUL character (U+0000).` };
     case 'pattern':
       return params.pattern === NON_BLANK
         ? { field, code: 'too_short', message: `${field} must not be empty or only white space.` }
@@ -105,17 +99,45 @@ function article(type: string): string {
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }
 
+interface StringSchema {
+  'x-multiline'?: boolean;
+  properties?: Record<string, StringSchema>;
+  items?: StringSchema;
+}
+
+/** Every string in `data` that breaks the text rules; one line unless its schema says x-multiline. */
+function textErrors(data: unknown, schema: StringSchema | undefined, pointer: string, out: FieldError[]): FieldError[] {
+  if (typeof data === 'string') {
+    const multiline = schema?.['x-multiline'] === true;
+    const problem = textProblem(data, multiline);
+    if (problem) {
+      const field = fieldName(pointer);
+      out.push({ field, code: 'invalid_value', message: textProblemMessage(field || 'The body', problem, multiline) });
+    }
+  } else if (Array.isArray(data)) {
+    data.forEach((item, i) => textErrors(item, schema?.items, `${pointer}/${i}`, out));
+  } else if (data !== null && typeof data === 'object') {
+    for (const [name, value] of Object.entries(data)) {
+      textErrors(value, schema?.properties?.[name], `${pointer}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, out);
+    }
+  }
+  return out;
+}
+
 function compileBody(ajv: Ajv, schema: Record<string, unknown>) {
   const validate = ajv.compile(schema);
   const readOnly = (schema['x-read-only'] as string[] | undefined) ?? [];
   const optional = schema['x-optional-body'] === true;
   return (data: unknown) => {
     // A route whose body may be left out (archive) accepts none, but never silently ignores one.
-    if ((data == null && optional) || validate(data)) return { value: data };
-    // One error per field, the first Ajv found: "too short" and "blank" on the same title are one problem.
+    if (data == null && optional) return { value: data };
+    const valid = validate(data);
+    const text = textErrors(data, schema, '', []);
+    if (valid && text.length === 0) return { value: data };
+    // One error per field, the first found: "too short" and "blank" on the same title are one problem,
+    // and an unknown field is that before it is anything else.
     const byField = new Map<string, FieldError>();
-    for (const error of validate.errors ?? []) {
-      const described = describe(error, readOnly);
+    for (const described of [...(validate.errors ?? []).map((error) => describe(error, readOnly)), ...text]) {
       if (!byField.has(described.field)) byField.set(described.field, described);
     }
     return { error: new RequestValidationError('body', [...byField.values()]) };
@@ -126,10 +148,14 @@ interface QueryProperty {
   type?: string;
   enum?: string[];
   minimum?: number;
+  maxLength?: number;
   pattern?: string;
 }
 
-function compileQuery(schema: { properties?: Record<string, QueryProperty> }) {
+export type QuerySchema = { properties?: Record<string, QueryProperty> };
+
+/** The strict query-string parser of a route's querystring schema. */
+export function compileQuery(schema: QuerySchema) {
   const properties = schema.properties ?? {};
   return (data: unknown) => {
     const query = (data ?? {}) as Record<string, unknown>;
@@ -143,11 +169,15 @@ function compileQuery(schema: { properties?: Record<string, QueryProperty> }) {
         errors.push({ field: name, code: 'invalid_value', message: `${name} must be given once.` });
       } else if (raw === '') {
         errors.push({ field: name, code: 'invalid_value', message: `${name} must not be empty.` });
+      } else if (textProblem(raw) !== undefined) {
+        errors.push({ field: name, code: 'invalid_value', message: textProblemMessage(name, textProblem(raw)!) });
       } else if (spec.type === 'integer') {
         if (!/^-?\d+$/.test(raw)) errors.push({ field: name, code: 'invalid_type', message: `${name} must be an integer.` });
         else if (spec.minimum !== undefined && Number(raw) < spec.minimum) {
           errors.push({ field: name, code: 'invalid_value', message: `${name} must be ${spec.minimum} or more.` });
         } else value[name] = Number(raw);
+      } else if (spec.maxLength !== undefined && [...raw].length > spec.maxLength) {
+        errors.push({ field: name, code: 'too_long', message: `${name} must be at most ${spec.maxLength} characters.` });
       } else if (spec.enum && !spec.enum.includes(raw)) {
         errors.push({ field: name, code: 'invalid_value', message: `${name} must be one of: ${spec.enum.join(', ')}.` });
       } else if (spec.pattern && !new RegExp(spec.pattern, 'u').test(raw)) {
@@ -163,7 +193,17 @@ export function validatorCompiler(): FastifySchemaCompiler<unknown> {
   const ajv = createAjv();
   return ({ schema, httpPart }) => {
     if (httpPart === 'body') return compileBody(ajv, schema as Record<string, unknown>);
-    if (httpPart === 'querystring') return compileQuery(schema as { properties?: Record<string, QueryProperty> });
+    if (httpPart === 'querystring') return compileQuery(schema as QuerySchema);
     return (data: unknown) => ({ value: data });
   };
+}
+
+/**
+ * A preHandler: a path parameter that breaks the text rules names nothing that can exist (an id
+ * with U+0000 cannot even be compared on PostgreSQL), so it is 404 where the existence check would be.
+ */
+export async function refuseUnusableParams(request: FastifyRequest): Promise<void> {
+  for (const value of Object.values((request.params ?? {}) as Record<string, unknown>)) {
+    if (typeof value === 'string' && textProblem(value)) throw notFound('Resource');
+  }
 }

@@ -13,6 +13,7 @@ import type { EventStream } from '../domain/events/event-stream.js';
 import { DomainError } from '../domain/errors.js';
 import { errorResponses, needs } from './schemas.js';
 import { Connection } from './ws-connection.js';
+import { clientAddress } from './rate-limit.js';
 
 const MAX_MESSAGE_BYTES = 64 * 1024;
 const PING_INTERVAL_MS = 30_000;
@@ -93,7 +94,7 @@ export function realtime(deps: RealtimeDeps): Realtime {
         request.endInFlight?.();
         const connection = new Connection(socket, request.principal!, request.credential!, deps.feed, deps.stream, request.log);
         connections.add(connection);
-        request.log.info({ url: '/v1/ws', account_id: request.principal!.accountId, remote_address: request.ip }, 'websocket opened');
+        request.log.info({ url: '/v1/ws', account_id: request.principal!.accountId, remote_address: clientAddress(request) }, 'websocket opened');
         socket.once('close', (code) => {
           connections.delete(connection);
           connection.detach();

@@ -1,16 +1,13 @@
 // Content queries. Every method takes the account id and puts it in the WHERE clause.
 import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { Db, Tx } from './db.js';
-import type { ContentTable, Database } from './schema.js';
+import type { ContentTable, Database, Dialect } from './schema.js';
+import { contentSearch, type SearchQuery, type SearchWords } from './content-search.js';
+import { ContentLists, type ContentFilter, type ListQuery } from './content-list.js';
+import { titleSortKey } from './content-sort.js';
 
-export type ContentRow = Omit<Selectable<ContentTable>, 'account_id'>;
+export type ContentRow = Omit<Selectable<ContentTable>, 'account_id' | 'title_sort'>;
 const FULL = ['id', 'title', 'type', 'content', 'status', 'author', 'created_at', 'updated_at', 'published_at', 'version'] as const;
-const LISTED = ['id', 'title', 'type', 'status', 'author', 'created_at', 'updated_at'] as const;
-
-export interface ContentFilter {
-  type?: string;
-  status?: string;
-}
 
 export interface ContentChanges {
   title?: string;
@@ -26,23 +23,30 @@ export interface WriteGuard {
 }
 
 export class ContentRepository {
-  async list(db: Db, accountId: string, filter: ContentFilter, limit: number, offset: number) {
-    let page = db.selectFrom('content').where('account_id', '=', accountId);
-    let count = db.selectFrom('content_counts').where('account_id', '=', accountId);
-    if (filter.type !== undefined) {
-      page = page.where('type', '=', filter.type);
-      count = count.where('type', '=', filter.type);
-    }
-    if (filter.status !== undefined) {
-      page = page.where('status', '=', filter.status);
-      count = count.where('status', '=', filter.status);
-    }
-    const [rows, counted] = await Promise.all([
-      page.select(LISTED).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
-      // Exact: the counts are kept by triggers in the same transaction as every change.
-      count.select((eb) => eb.fn.coalesce(eb.fn.sum<number>('n'), eb.lit(0)).as('total')).executeTakeFirstOrThrow(),
-    ]);
-    return { rows, total: Number(counted.total) };
+  private readonly lists: ContentLists;
+
+  constructor(dialect: Dialect) {
+    this.lists = new ContentLists(contentSearch(dialect));
+  }
+
+  /** One page of a list (filters, search, sort; by offset or after a position), where the next starts, and the list's total. */
+  list(db: Db, accountId: string, query: ListQuery) {
+    return this.lists.list(db, accountId, query);
+  }
+
+  /** One page of a list, without its total. */
+  page(db: Db, accountId: string, query: ListQuery) {
+    return this.lists.page(db, accountId, query);
+  }
+
+  /** How many items a list shows in all (a search's count stops at SEARCH_COUNT_CAP). */
+  total(db: Db, accountId: string, filter: ContentFilter, search?: SearchQuery) {
+    return this.lists.total(db, accountId, filter, search);
+  }
+
+  /** Readies the search of one list request, for its page and its total. */
+  prepareSearch(db: Db, accountId: string, words: SearchWords) {
+    return this.lists.prepareSearch(db, accountId, words);
   }
 
   get(db: Db, accountId: string, id: string): Promise<ContentRow | undefined> {
@@ -50,7 +54,12 @@ export class ContentRepository {
   }
 
   async insert(tx: Tx, accountId: string, row: ContentRow): Promise<void> {
-    await tx.insertInto('content').values({ ...row, account_id: accountId }).execute();
+    await this.insertMany(tx, accountId, [row]);
+  }
+
+  /** Several items in one statement (bulk loads: benchmarks, imports). */
+  async insertMany(tx: Tx, accountId: string, rows: ContentRow[]): Promise<void> {
+    await tx.insertInto('content').values(rows.map((row) => ({ ...row, account_id: accountId, title_sort: titleSortKey(row.title) }))).execute();
   }
 
   /**
@@ -61,6 +70,7 @@ export class ContentRepository {
     return tx.updateTable('content').where(matching(accountId, id, guard))
       .set((eb) => ({
         ...changes,
+        ...(changes.title !== undefined ? { title_sort: titleSortKey(changes.title) } : {}),
         updated_at: now,
         version: eb('version', '+', 1),
         ...(publishedAt !== undefined ? { published_at: eb.fn.coalesce('published_at', eb.val(publishedAt)) } : {}),

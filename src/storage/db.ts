@@ -6,6 +6,9 @@ import { sqliteDialect, translateSqliteError } from './dialect/sqlite.js';
 import { postgresDialect, translatePostgresError } from './dialect/postgres.js';
 import { migrationProvider } from './migrations/index.js';
 import { GroupCommit } from './group-commit.js';
+import { StoreUnavailable } from './errors.js';
+import { StoreHealth, type StoreStateListener } from './health.js';
+import { currentTransactionScope, outsideTransactionScope } from './transaction-scope.js';
 
 export type StoreConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 export type Db = Kysely<Database>;
@@ -29,18 +32,27 @@ export interface Store {
   close(): Promise<void>;
 }
 
-export function openStore(config: StoreConfig): Store {
+/**
+ * Opens the store. `onState` hears when it stops answering (a StoreUnavailable: every request that
+ * needs it is answered 503) and when it answers again, once per change.
+ */
+export function openStore(config: StoreConfig, onState?: StoreStateListener): Store {
   const dialect: Dialect = config.kind;
   const translate = dialect === 'sqlite' ? translateSqliteError : translatePostgresError;
+  const health = new StoreHealth(onState);
   const db = new Kysely<Database>({
-    dialect: config.kind === 'sqlite' ? sqliteDialect(config.file) : postgresDialect(config.url).dialect,
+    dialect: config.kind === 'sqlite' ? sqliteDialect(config.file) : postgresDialect(config.url, health),
   });
 
   async function guarded<T>(work: () => Promise<T>): Promise<T> {
     try {
-      return await work();
+      const value = await work();
+      health.succeeded();
+      return value;
     } catch (error) {
-      throw translate(error);
+      const translated = translate(error);
+      if (translated instanceof StoreUnavailable) health.failed(translated.cause);
+      throw translated;
     }
   }
 
@@ -56,8 +68,17 @@ export function openStore(config: StoreConfig): Store {
   return {
     db,
     dialect,
-    async transaction(work) {
-      if (groupCommit) return groupCommit.run(work);
+    async transaction(given) {
+      // The caller's scope is read here, where the caller is (a group-commit batch runs elsewhere).
+      const scope = currentTransactionScope();
+      const work: typeof given = scope
+        ? async (tx) => {
+            const result = await given(tx);
+            await scope.beforeCommit(tx, result);
+            return result;
+          }
+        : given;
+      if (groupCommit) return guarded(() => groupCommit.run(work));
       let committed: Tx | undefined;
       const value = await guarded(() =>
         db.transaction().execute(async (tx) => {
@@ -71,7 +92,9 @@ export function openStore(config: StoreConfig): Store {
           }
         }),
       );
-      for (const hook of takeHooks(committed!)) hook();
+      outsideTransactionScope(() => {
+        for (const hook of takeHooks(committed!)) hook();
+      });
       return value;
     },
     run: (work) => guarded(() => work(db)),

@@ -6,6 +6,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import type { Tx } from './db.js';
+import { outsideTransactionScope } from './transaction-scope.js';
 
 interface Pending {
   work: (tx: Tx) => Promise<unknown>;
@@ -40,14 +41,17 @@ export class GroupCommit {
     if (this.running || this.queue.length === 0) return;
     this.running = true;
     // setImmediate runs after the current I/O phase, so every request parsed in it joins this batch.
-    setImmediate(() => {
-      const batch = this.queue;
-      this.queue = [];
-      this.flush(batch).finally(() => {
-        this.running = false;
-        this.schedule();
-      });
-    });
+    // The batch belongs to no caller: it runs (and runs its after-commit hooks) outside their scopes.
+    outsideTransactionScope(() =>
+      setImmediate(() => {
+        const batch = this.queue;
+        this.queue = [];
+        this.flush(batch).finally(() => {
+          this.running = false;
+          this.schedule();
+        });
+      }),
+    );
   }
 
   private async flush(batch: Pending[]): Promise<void> {

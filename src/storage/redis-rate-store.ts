@@ -1,8 +1,11 @@
 // Counters in Redis, shared by every instance: each step is one Lua script, so concurrent requests
 // on any number of instances see one exact count. When Redis cannot be reached the store fails
-// open to counters in this process — each instance then enforces the limits on its own — and goes
-// back to Redis as soon as it answers (see docs/limits.md, "When Redis goes away").
+// open to counters in this process — each instance then enforces the limits on its own — or, with
+// RATE_LIMIT_ON_REDIS_DOWN=closed, refuses to admit anything (503); either way it goes back to
+// Redis as soon as it answers, and counts the time spent without it (see docs/limits.md, "When
+// Redis goes away").
 import { Redis } from 'ioredis';
+import { StoreUnavailable } from './errors.js';
 import { MemoryRateStore, type Hit, type QuotaProbe, type RateStore, type Usage } from './rate-store.js';
 
 /** KEYS: window[, usage]; ARGV: now, window ms, limit, quota, reserve (1/0). Returns {count, resetAt, used or -1, reserved}. */
@@ -79,6 +82,10 @@ export class RedisRateStore implements RateStore {
   private local = new MemoryRateStore();
   private outage = false;
   private retryAt = 0;
+  private lastError: unknown;
+  /** Milliseconds spent without Redis in outages that have ended, and when the current one began. */
+  private degradedMs = 0;
+  private outageSince = 0;
   /** Usage counters counted locally during an outage: Redis's copies are stale and are dropped on recovery. */
   private readonly touched = new Set<string>();
 
@@ -86,6 +93,8 @@ export class RedisRateStore implements RateStore {
     url: string,
     private readonly prefix: string,
     private readonly onState: RedisStateListener,
+    /** Refuse admission (StoreUnavailable) rather than count locally while Redis is unreachable. */
+    private readonly failClosed = false,
   ) {
     this.client = new Redis(url, {
       // Fail fast rather than queue: a request never waits for a reconnect, and a command is never
@@ -105,11 +114,14 @@ export class RedisRateStore implements RateStore {
     this.client.on('ready', () => this.recover());
   }
 
-  /** Resolves once connected, or after `timeoutMs` (the store then starts in its fail-open mode). */
+  /** Resolves once connected, or after `timeoutMs` (the store then starts in its outage mode, open or closed). */
   connected(timeoutMs: number): Promise<boolean> {
     if (this.client.status === 'ready') return Promise.resolve(true);
     return new Promise((resolve) => {
-      const timer = setTimeout(() => done(false), timeoutMs);
+      const timer = setTimeout(() => {
+        this.fail(new Error(`Redis did not answer within ${timeoutMs / 1000} s of start-up`));
+        done(false);
+      }, timeoutMs);
       const onReady = () => done(true);
       const done = (ok: boolean) => {
         clearTimeout(timer);
@@ -129,6 +141,7 @@ export class RedisRateStore implements RateStore {
       },
       (local) => local.hit(key, now, windowMs, limit, quota),
       quota?.key,
+      true,
     );
   }
 
@@ -140,8 +153,15 @@ export class RedisRateStore implements RateStore {
       },
       (local) => local.seed(quota, value, now, ttlMs),
       quota.key,
+      true,
     );
   }
+
+  /** Seconds spent without Redis so far (counting locally, or refusing), for /metrics. */
+  degradedSeconds(): number {
+    return (this.degradedMs + (this.outage ? Date.now() - this.outageSince : 0)) / 1000;
+  }
+
 
   release(usageKey: string): Promise<void> {
     return this.attempt(
@@ -167,7 +187,11 @@ export class RedisRateStore implements RateStore {
     await this.client.quit().catch(() => this.client.disconnect());
   }
 
-  private async attempt<T>(remote: () => Promise<T>, local: (store: MemoryRateStore) => Promise<T>, usageKey?: string): Promise<T> {
+  /**
+   * `remote`, or without Redis `local` on this process's counters — unless this is an admission
+   * (`admits`) and the store fails closed: then the request is refused (503) rather than counted here.
+   */
+  private async attempt<T>(remote: () => Promise<T>, local: (store: MemoryRateStore) => Promise<T>, usageKey?: string, admits = false): Promise<T> {
     if (this.client.status === 'ready' && Date.now() >= this.retryAt) {
       try {
         const result = await answered(remote());
@@ -177,14 +201,17 @@ export class RedisRateStore implements RateStore {
         this.fail(error);
       }
     }
+    if (admits && this.failClosed) throw new StoreUnavailable(this.lastError ?? new Error('Redis is not connected'));
     if (usageKey !== undefined) this.touched.add(usageKey);
     return local(this.local);
   }
 
   private fail(error: unknown): void {
     this.retryAt = Date.now() + RETRY_AFTER_FAILURE_MS;
+    this.lastError = error;
     if (this.outage) return;
     this.outage = true;
+    this.outageSince = Date.now();
     this.onState('down', error);
   }
 
@@ -195,6 +222,7 @@ export class RedisRateStore implements RateStore {
   private recover(): void {
     if (!this.outage) return;
     this.outage = false;
+    this.degradedMs += Date.now() - this.outageSince;
     this.retryAt = 0;
     this.local = new MemoryRateStore();
     const stale = [...this.touched].map((key) => this.prefix + key);

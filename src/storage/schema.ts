@@ -52,6 +52,22 @@ export interface ContentTable {
   updated_at: string;
   published_at: string | null;
   version: number;
+  /** The title folded for sorting (content-sort.ts: titleSortKey), written with every title. */
+  title_sort: string;
+}
+
+/** One version of a content item (migration 010). */
+export interface ContentRevisionTable {
+  account_id: string;
+  content_id: string;
+  version: number;
+  title: string;
+  type: string;
+  content: string;
+  status: string;
+  /** The user who made the version; null when not known (versions made before revisions were kept). */
+  changed_by: string | null;
+  created_at: string;
 }
 
 /** One-row facts about the store itself, such as "bootstrap done"; the primary key makes them race-free. */
@@ -168,6 +184,134 @@ export interface UsageDayTable {
   used: number;
 }
 
+/** An OAuth app (client) registered by a user of an account (migration 007). */
+export interface OAuthAppTable {
+  id: string;
+  account_id: string;
+  user_id: string;
+  name: string;
+  /** confidential or public. */
+  type: string;
+  /** JSON array of URLs. */
+  redirect_uris: string;
+  /** JSON array of scope names: the most the app may ask for. */
+  scopes: string;
+  /** SHA-256 of the client secret; null for public apps. */
+  secret_hash: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A person's consent to an app (a connected app); tokens of the authorization code flow hang off it. */
+export interface OAuthGrantTable {
+  id: string;
+  account_id: string;
+  user_id: string;
+  app_id: string;
+  /** JSON array of the scopes granted. */
+  scopes: string;
+  /** The authorization server's record of the grant, JSON. */
+  payload: string;
+  created_at: string;
+  last_used_at: string | null;
+  expires_at: string;
+}
+
+/** An access or refresh token, or an authorization code, stored by the SHA-256 hash of its value. */
+export interface OAuthTokenTable {
+  hash: string;
+  kind: string;
+  app_id: string;
+  grant_id: string | null;
+  user_id: string;
+  /** Space-separated, as OAuth writes scopes. */
+  scope: string;
+  payload: string;
+  created_at: string;
+  expires_at: string;
+  consumed_at: string | null;
+}
+
+/** Short-lived records of the authorization server (sign-ins and consents in progress). */
+export interface OAuthRecordTable {
+  kind: string;
+  id: string;
+  payload: string;
+  expires_at: string;
+}
+
+/** One e-mail message waiting in the outbox, being sent, sent or given up (migration 008). */
+export interface MailOutboxTable {
+  id: string;
+  account_id: string;
+  kind: string;
+  recipient: string;
+  /** The recipient's domain, lower case: the worker's partition. */
+  domain: string;
+  subject: string;
+  /** The message's parts, erased (null) once it is sent or given up: they may hold a one-time link. */
+  text_body: string | null;
+  html_body: string | null;
+  message_id: string;
+  /** pending, sent or failed. */
+  status: string;
+  /** Attempts made so far. */
+  attempts: number;
+  last_error: string | null;
+  created_at: string;
+  /** While pending: when the next attempt is due. */
+  next_attempt_at: string | null;
+  sent_at: string | null;
+  /** A worker's claim on a pending message: its token and when the claim lapses. */
+  lease: string | null;
+  locked_until: string | null;
+}
+
+/** A one-time link to set a password (invitation or reset); only the token's hash is stored. */
+export interface PasswordLinkTable {
+  token_hash: string;
+  account_id: string;
+  user_id: string;
+  purpose: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** One row per notice sent under a marker; the primary key makes it once only (or once per period). */
+export interface MailMarkerTable {
+  account_id: string;
+  marker: string;
+  sent_at: string;
+}
+
+/** Calls to a deprecated route per account, billing cycle and key; added to in batches (migration 008). */
+export interface DeprecatedCallTable {
+  account_id: string;
+  period_start: string;
+  method: string;
+  path: string;
+  key_id: string;
+  calls: number;
+  last_called_at: string;
+}
+
+/** An idempotency key of an account and what became of its request (migration 011). */
+export interface IdempotencyKeyTable {
+  account_id: string;
+  key: string;
+  fingerprint: string;
+  /** running, applied or done. */
+  state: string;
+  owner: string;
+  locked_until: string;
+  response_status: number | null;
+  response_headers: string | null;
+  response_body: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface Database {
   webhook_endpoints: WebhookEndpointTable;
   webhook_deliveries: WebhookDeliveryTable;
@@ -178,11 +322,21 @@ export interface Database {
   users: UserTable;
   api_keys: ApiKeyTable;
   content: ContentTable;
+  content_revisions: ContentRevisionTable;
+  idempotency_keys: IdempotencyKeyTable;
   settings: SettingTable;
   usage_counts: UsageCountTable;
   usage_alerts: UsageAlertTable;
   sessions: SessionTable;
   usage_days: UsageDayTable;
+  oauth_apps: OAuthAppTable;
+  oauth_grants: OAuthGrantTable;
+  oauth_tokens: OAuthTokenTable;
+  oauth_records: OAuthRecordTable;
+  mail_outbox: MailOutboxTable;
+  password_links: PasswordLinkTable;
+  mail_markers: MailMarkerTable;
+  deprecated_calls: DeprecatedCallTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

@@ -48,9 +48,11 @@ export class SessionRepository {
     await db.deleteFrom('sessions').where('account_id', '=', accountId).where('id', '=', id).execute();
   }
 
-  /** Ends every session of a user (a new password). */
-  async deleteForUser(db: Db | Tx, accountId: string, userId: string): Promise<number> {
-    const result = await db.deleteFrom('sessions').where('account_id', '=', accountId).where('user_id', '=', userId).executeTakeFirst();
+  /** Ends every session of a user (a new password), but `keep` when given (the one that changed it). */
+  async deleteForUser(db: Db | Tx, accountId: string, userId: string, keep?: string): Promise<number> {
+    let query = db.deleteFrom('sessions').where('account_id', '=', accountId).where('user_id', '=', userId);
+    if (keep !== undefined) query = query.where('id', '!=', keep);
+    const result = await query.executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 

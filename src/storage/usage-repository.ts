@@ -12,6 +12,8 @@ export interface KeyOwnerRow {
   id: string;
   name: string;
   user_id: string;
+  /** The key's first 12 characters, as the key list shows them. */
+  prefix: string;
 }
 
 export class UsageRepository {
@@ -76,7 +78,13 @@ export class UsageRepository {
   /** Names and owners of the account's keys among `keyIds`, revoked ones included (deleted ones are gone). */
   async keyOwners(db: Db, accountId: string, keyIds: string[]): Promise<KeyOwnerRow[]> {
     if (keyIds.length === 0) return [];
-    return db.selectFrom('api_keys').select(['id', 'name', 'user_id']).where('account_id', '=', accountId).where('id', 'in', keyIds).execute();
+    return db.selectFrom('api_keys').select(['id', 'name', 'user_id', 'prefix']).where('account_id', '=', accountId).where('id', 'in', keyIds).execute();
+  }
+
+  /** Service-wide: names of the OAuth apps among `appIds` (an app of any account may act in this one), deleted ones absent. */
+  async appNamesAnyAccount(db: Db, appIds: string[]): Promise<{ id: string; name: string }[]> {
+    if (appIds.length === 0) return [];
+    return db.selectFrom('oauth_apps').select(['id', 'name']).where('id', 'in', appIds).execute();
   }
 
   /** Records that `marker` was announced; false when it already was (by any instance, ever). */

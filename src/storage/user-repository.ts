@@ -46,6 +46,17 @@ export class UserRepository {
     return Number(row.n);
   }
 
+  /** The users of the account with one of `roles` (the owners and admins a notice goes to). */
+  withRoles(db: Db, accountId: string, roles: string[]): Promise<Pick<UserRow, 'id' | 'email' | 'name'>[]> {
+    return db.selectFrom('users').select(['id', 'email', 'name']).where('account_id', '=', accountId).where('role', 'in', roles).orderBy('id').execute();
+  }
+
+  /** The user's password hash: null when none is set (an invitation not yet taken up), undefined when there is no such user. */
+  async passwordHash(db: Db, accountId: string, id: string): Promise<string | null | undefined> {
+    const row = await db.selectFrom('users').select('password_hash').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+    return row?.password_hash;
+  }
+
   /** Service-wide: e-mail addresses are unique across accounts (people sign in with them). */
   findByEmailAnyAccount(db: Db, email: string): Promise<UserRow | undefined> {
     return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();

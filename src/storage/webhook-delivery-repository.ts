@@ -1,13 +1,12 @@
 // Webhook delivery attempts. Reads and changes made for a request take the account id; the worker's
 // queue operations (finding due work, claiming, renewing and finishing a claim) are service-wide by
 // nature, like the event log's pruning, and say so in their names.
-import { sql, type Insertable, type Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { Db, Tx } from './db.js';
+import { dueAndFree, PENDING, releaseLeases, renewLeases, takeLeases } from './leases.js';
 import type { Dialect, WebhookDeliveryTable } from './schema.js';
 
 export type WebhookDeliveryRow = Selectable<WebhookDeliveryTable>;
-/** Inlined rather than bound, so that SQLite can match the partial indexes on pending attempts. */
-const PENDING = sql.lit('pending');
 const PUBLIC = [
   'id',
   'endpoint_id',
@@ -109,9 +108,7 @@ export class WebhookDeliveryRepository {
     let query = db
       .selectFrom('webhook_deliveries')
       .select('endpoint_id')
-      .where('status', '=', PENDING)
-      .where('next_attempt_at', '<=', now)
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]));
+      .where(dueAndFree(now));
     if (exclude.length) query = query.where('endpoint_id', 'not in', exclude);
     const rows = await query
       .groupBy('endpoint_id')
@@ -131,25 +128,12 @@ export class WebhookDeliveryRepository {
       .selectFrom('webhook_deliveries')
       .select('id')
       .where('endpoint_id', '=', endpointId)
-      .where('status', '=', PENDING)
-      .where('next_attempt_at', '<=', now)
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+      .where(dueAndFree(now))
       .orderBy('next_attempt_at')
       .orderBy('id')
       .limit(limit);
     const picked = await (this.dialect === 'postgres' ? due.forUpdate().skipLocked() : due).execute();
-    if (picked.length === 0) return [];
-    // The update checks again that each attempt is still free, so a claim is one atomic step even
-    // where rows cannot be locked ahead.
-    const claimed = await tx
-      .updateTable('webhook_deliveries')
-      .set({ lease, locked_until: lockedUntil })
-      .where('id', 'in', picked.map((r) => r.id))
-      .where('status', '=', PENDING)
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
-      .returning('id')
-      .execute();
-    return claimed.map((r) => r.id);
+    return takeLeases(tx, 'webhook_deliveries', picked.map((r) => r.id), now, lease, lockedUntil);
   }
 
   /** Service-wide: what sending the claimed attempts needs, joined in one query. */
@@ -183,27 +167,13 @@ export class WebhookDeliveryRepository {
   }
 
   /** Service-wide: extends the claims this worker still holds. */
-  async renewAnyAccount(db: Db, ids: string[], lease: string, lockedUntil: string): Promise<void> {
-    if (ids.length === 0) return;
-    await db
-      .updateTable('webhook_deliveries')
-      .set({ locked_until: lockedUntil })
-      .where('id', 'in', ids)
-      .where('lease', '=', lease)
-      .where('status', '=', PENDING)
-      .execute();
+  renewAnyAccount(tx: Tx, ids: string[], lease: string, lockedUntil: string): Promise<void> {
+    return renewLeases(tx, 'webhook_deliveries', this.dialect, ids, lease, lockedUntil);
   }
 
   /** Service-wide: gives a claimed attempt back unsent, due again at once. */
-  async releaseAnyAccount(db: Db, ids: string[], lease: string): Promise<void> {
-    if (ids.length === 0) return;
-    await db
-      .updateTable('webhook_deliveries')
-      .set({ lease: null, locked_until: null })
-      .where('id', 'in', ids)
-      .where('lease', '=', lease)
-      .where('status', '=', PENDING)
-      .execute();
+  releaseAnyAccount(tx: Tx, ids: string[], lease: string): Promise<void> {
+    return releaseLeases(tx, 'webhook_deliveries', this.dialect, ids, lease);
   }
 
   /**

@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import type { AttemptResult, OutgoingAttempt } from '../domain/webhooks/deliveries.js';
 import type { Clock } from '../domain/ids.js';
 import { signatureHeaders } from '../domain/webhooks/signature.js';
-import { resolveTarget, TargetRefused, type Target } from '../domain/webhooks/targets.js';
+import { resolveTarget, systemResolver, TargetRefused, type Resolver, type Target } from '../domain/webhooks/targets.js';
 
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 /** Response bytes read before the connection is dropped: the body is not used, only the status. */
@@ -33,6 +33,7 @@ export class WebhookSender {
   constructor(
     private readonly allowPrivate: boolean,
     private readonly clock: Clock,
+    private readonly resolve: Resolver = systemResolver,
     private readonly timeoutMs = ATTEMPT_TIMEOUT_MS,
   ) {}
 
@@ -46,7 +47,7 @@ export class WebhookSender {
     cancel.addEventListener('abort', onCancel);
     const elapsed = () => performance.now() - started;
     try {
-      const target = await abortable(resolveTarget(attempt.url, this.allowPrivate), controller.signal);
+      const target = await abortable(resolveTarget(attempt.url, this.allowPrivate, this.resolve), controller.signal);
       const timestamp = Math.floor(this.clock().getTime() / 1000);
       const headers = {
         ...signatureHeaders(attempt.secrets, attempt.eventId, timestamp, attempt.body),

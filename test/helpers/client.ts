@@ -3,6 +3,7 @@
 // URL (TLS=off behind a proxy, or plain HTTP sent to the HTTPS port) uses plain HTTP instead.
 import http from 'node:http';
 import https from 'node:https';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface Response {
   status: number;
@@ -71,5 +72,16 @@ export class Client {
 
   close(): void {
     this.agent.destroy();
+  }
+}
+
+/** Polls `probe` every 50 ms until it answers `status`; returns the milliseconds that took, or throws after `timeoutMs`. */
+export async function untilStatus(probe: () => Promise<Response>, status: number, timeoutMs: number): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    const res = await probe();
+    if (res.status === status) return Date.now() - started;
+    if (Date.now() - started > timeoutMs) throw new Error(`still ${res.status} after ${timeoutMs} ms, expected ${status}`);
+    await sleep(50);
   }
 }

@@ -1,9 +1,8 @@
 // For the rate-limit and quota suites: where counters live (memory, or Redis under a key prefix of
 // this run's own, deleted afterwards), a clock the test moves by hand, the rate-limit headers of a
-// response, usage alerts as stored, and a TCP relay in front of Redis that a test can cut.
+// response and usage alerts as stored.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import type { Db } from '../../src/storage/db.js';
@@ -137,67 +136,5 @@ export async function eventually<T>(probe: () => Promise<T | false | undefined>,
     if (value) return value;
     if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
     await sleep(20);
-  }
-}
-
-/** A TCP relay to Redis on a loopback port: cut() drops every connection and stops listening; mend() listens again on the same port. */
-export class Relay {
-  private server?: net.Server;
-  private readonly sockets = new Set<net.Socket>();
-  private readonly pairs = new Set<[net.Socket, net.Socket]>();
-  port = 0;
-
-  constructor(private readonly target: URL) {}
-
-  get url(): string {
-    return `redis://127.0.0.1:${this.port}`;
-  }
-
-  async start(): Promise<void> {
-    this.server = net.createServer((client) => {
-      const upstream = net.connect({ host: this.target.hostname, port: Number(this.target.port || 6379) });
-      for (const s of [client, upstream]) {
-        this.sockets.add(s);
-        s.on('error', () => {});
-        s.on('close', () => {
-          this.sockets.delete(s);
-          client.destroy();
-          upstream.destroy();
-        });
-      }
-      const pair: [net.Socket, net.Socket] = [client, upstream];
-      this.pairs.add(pair);
-      client.on('close', () => this.pairs.delete(pair));
-      client.pipe(upstream).pipe(client);
-    });
-    await new Promise<void>((resolve, reject) => {
-      this.server!.once('error', reject);
-      this.server!.listen({ host: '127.0.0.1', port: this.port }, () => resolve());
-    });
-    this.port = (this.server.address() as net.AddressInfo).port;
-  }
-
-  async cut(): Promise<void> {
-    const closed = new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
-    for (const s of this.sockets) s.destroy();
-    await closed;
-    this.server = undefined;
-  }
-
-  mend(): Promise<void> {
-    return this.start();
-  }
-
-  /** Keeps the connections open but stops passing the client's commands on: Redis seems to hang. */
-  stall(): void {
-    for (const [client, upstream] of this.pairs) {
-      client.unpipe(upstream);
-      client.pause();
-    }
-  }
-
-  /** Passes the commands on again, those held back first. */
-  flow(): void {
-    for (const [client, upstream] of this.pairs) client.pipe(upstream);
   }
 }

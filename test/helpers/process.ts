@@ -86,6 +86,13 @@ function killChild(child: ChildProcess): void {
   if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) process.kill(child.pid, 'SIGKILL');
 }
 
+/** SIGKILL (no shutdown, no flush, nothing given back) and waits for the exit; fails unless that killed it. */
+export async function killHard(child: Child): Promise<void> {
+  child.kill();
+  const finished = await exitOf(child);
+  if (finished.signal !== 'SIGKILL') throw new Error(`pid ${child.pid} exited with ${finished.code ?? finished.signal}, not by SIGKILL`);
+}
+
 /** Kills every child still running, by PID; for `after` hooks. */
 export function killChildren(): void {
   for (const child of running) killChild(child);
@@ -162,4 +169,35 @@ export async function storeEnv(store: StoreKind): Promise<{ env: Record<string, 
       await fs.rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+export interface Processes {
+  /** DATA_DIR (and DATABASE_URL on PostgreSQL) of the scenario's own store. */
+  env: Record<string, string>;
+  /** Starts the server; on the first start of the store, also returns the API key it printed. */
+  start(env: Record<string, string>, first?: boolean): Promise<{ server: ServerProcess; key: string }>;
+}
+
+/** Runs `work` on a fresh store with a way to start server processes, each killed (by PID) and the store removed afterwards. */
+export async function withServerProcesses(store: StoreKind, work: (processes: Processes) => Promise<void>): Promise<void> {
+  const stored = await storeEnv(store);
+  const servers: ServerProcess[] = [];
+  try {
+    await work({
+      env: stored.env,
+      async start(env, first = false) {
+        const server = await startServerProcess(env);
+        servers.push(server);
+        const key = first ? (await server.waitForStdout(/API key: +(cms_live_\w+)/))[1]! : '';
+        return { server, key };
+      },
+    });
+  } finally {
+    for (const server of servers) {
+      server.client.close();
+      server.kill();
+      await exitOf(server).catch(() => {});
+    }
+    await stored.cleanup();
+  }
 }

@@ -35,9 +35,10 @@ export class Receiver {
   private readonly server = http.createServer((req, res) => this.handle(req, res));
   private readonly sockets = new Set<Socket>();
   private readonly held: http.ServerResponse[] = [];
-  private port = 0;
+  port = 0;
 
-  static async start(respond?: Responder): Promise<Receiver> {
+  /** Listens on `host` (127.0.0.1) and `port` (any free one). */
+  static async start(respond?: Responder, host = '127.0.0.1', port = 0): Promise<Receiver> {
     const receiver = new Receiver();
     if (respond) receiver.respond = respond;
     receiver.server.on('connection', (socket) => {
@@ -45,7 +46,7 @@ export class Receiver {
       receiver.sockets.add(socket);
       socket.once('close', () => receiver.sockets.delete(socket));
     });
-    await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => receiver.server.listen(port, host, resolve));
     receiver.port = (receiver.server.address() as AddressInfo).port;
     return receiver;
   }

@@ -7,6 +7,7 @@ import { Writable } from 'node:stream';
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig, type Plan } from '../../src/config.js';
 import type { Clock } from '../../src/domain/ids.js';
+import type { Resolver } from '../../src/domain/webhooks/targets.js';
 import { Client } from './client.js';
 import { createPostgresDatabase, type StoreKind } from './stores.js';
 
@@ -25,6 +26,8 @@ export interface TestServer {
   baseUrl: string;
   port: number;
   dataDir: string;
+  /** On PostgreSQL, the database created for this server (as the test runner reaches it). */
+  databaseUrl?: string;
   /** Every log line written so far. */
   logs: string[];
   /** A fresh account with an owner and a key. */
@@ -41,6 +44,10 @@ export interface ServerOptions {
   clock?: Clock;
   wsPingIntervalMs?: number;
   eventPollMs?: number;
+  /** On PostgreSQL, the URL the app uses for the database created for it (a relay's, say). */
+  databaseUrl?: (created: string) => string;
+  /** Resolves webhook hosts instead of the system's DNS. */
+  resolver?: Resolver;
 }
 
 export async function startServer(store: StoreKind, options: ServerOptions = {}): Promise<TestServer> {
@@ -51,7 +58,7 @@ export async function startServer(store: StoreKind, options: ServerOptions = {})
     PORT: '0',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
-    ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
+    ...(pgDb ? { DATABASE_URL: options.databaseUrl?.(pgDb.url) ?? pgDb.url } : {}),
     ...options.env,
   });
   const logs: string[] = [];
@@ -61,7 +68,7 @@ export async function startServer(store: StoreKind, options: ServerOptions = {})
       done();
     },
   });
-  const app = await createApp(config, { clock: options.clock, logStream, wsPingIntervalMs: options.wsPingIntervalMs, eventPollMs: options.eventPollMs });
+  const app = await createApp(config, { clock: options.clock, logStream, wsPingIntervalMs: options.wsPingIntervalMs, eventPollMs: options.eventPollMs, resolver: options.resolver });
   const listener = await app.listen();
   // TLS=off (behind a proxy) speaks plain HTTP and generates no certificate.
   const tls = config.tls.mode === 'on';
@@ -75,6 +82,7 @@ export async function startServer(store: StoreKind, options: ServerOptions = {})
     baseUrl,
     port: listener.address.port,
     dataDir,
+    databaseUrl: pgDb?.url,
     logs,
     async account(opts = {}) {
       const email = opts.email ?? `owner${++counter}-${process.pid}-${Date.now()}@example.com`;

@@ -12,6 +12,7 @@ interface Usage {
   remaining: number;
   rate_limit: { limit: number; remaining: number; reset: number } | null;
   keys: { key_id: string; name: string | null; used: number }[];
+  apps: { app_id: string; name: string | null; used: number }[];
   days: { date: string; used: number }[];
 }
 
@@ -119,6 +120,31 @@ export function UsageSection(_props: { session: SessionView }) {
               </div>
             )}
           </section>
+          {u.apps.length > 0 && (
+            <section class="card" aria-labelledby="apps-usage-title">
+              <h2 id="apps-usage-title">By OAuth app</h2>
+              <div class="table-wrap">
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">App</th>
+                      <th scope="col">Requests</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {u.apps.map((a) => (
+                      <tr key={a.app_id}>
+                        <td>
+                          {a.name ?? 'Deleted app'} <code class="hint">{a.app_id}</code>
+                        </td>
+                        <td>{number(a.used)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            </section>
+          )}
         </>
       )}
     </>

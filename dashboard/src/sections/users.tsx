@@ -63,7 +63,10 @@ export function UsersSection({ session }: { session: SessionView }) {
     <>
       <PageTitle>Users</PageTitle>
       <Message error={message.error} success={message.success} />
-      <AddUser roles={grantable} onAdded={async (u) => (setMessage({ success: `Added ${u.email} as ${u.role}.` }), await users.reload())} />
+      <AddUser
+        roles={grantable}
+        onAdded={async (u, invited) => (setMessage({ success: `Added ${u.email} as ${u.role}.${invited ? ' An invitation to choose a password is on its way to them.' : ''}` }), await users.reload())}
+      />
       <section aria-labelledby="users-title">
         <h2 id="users-title">People in the account</h2>
         {users.error ? (
@@ -163,7 +166,7 @@ export function Pager(props: { total: number; offset: number; size: number; onOf
   );
 }
 
-function AddUser(props: { roles: Role[]; onAdded: (user: User) => void }) {
+function AddUser(props: { roles: Role[]; onAdded: (user: User, invited: boolean) => void }) {
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
   const [role, setRole] = useState<Role>('viewer');
@@ -181,7 +184,7 @@ function AddUser(props: { roles: Role[]; onAdded: (user: User) => void }) {
       setEmail('');
       setName('');
       setPassword('');
-      props.onAdded(reply.data);
+      props.onAdded(reply.data, !body.password);
     } catch (e) {
       setError(describeError(e));
     } finally {
@@ -201,7 +204,7 @@ function AddUser(props: { roles: Role[]; onAdded: (user: User) => void }) {
         label="Password (optional)"
         type="password"
         autocomplete="new-password"
-        hint="At least 12 characters. Without one, the user can use API keys but cannot sign in here until an operator sets one."
+        hint="At least 12 characters. Leave it empty to e-mail the user an invitation to choose their own (the link works for 7 days)."
         value={password}
         onInput={(e) => setPassword((e.currentTarget as HTMLInputElement).value)}
       />

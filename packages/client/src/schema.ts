@@ -1,6 +1,5 @@
 // Generated from the service's OpenAPI document by scripts/client-types.ts (openapi-typescript).
 // Do not edit: run `npm run client:types` after changing a route schema.
-/* eslint-disable */
 export interface paths {
     "/v1/content": {
         parameters: {
@@ -10,8 +9,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List content items
-         * @description Newest first (created_at, then id, descending). The body is not included; fetch an item for it.
+         * List, search and sort content items
+         * @description Newest first by default (created_at, then id, descending); q searches, sort orders. Page with limit and offset, or follow pagination.next_cursor with cursor (stable while items are created and deleted). The body is not included; fetch an item for it.
          */
         get: operations["listContent"];
         put?: never;
@@ -30,7 +29,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one content item, with its body */
+        /**
+         * Get one content item, with its body
+         * @description render=html adds content_html: the Markdown body as sanitized HTML, rendered once per version.
+         */
         get: operations["getContent"];
         /** Change some fields of a content item */
         put: operations["updateContent"];
@@ -62,6 +64,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/content/{id}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an item's revisions
+         * @description Newest first. The last REVISIONS_KEEP versions (default 100) of each item are kept; bodies are left out.
+         */
+        get: operations["listContentRevisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/content/{id}/revisions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one revision, with its body */
+        get: operations["getContentRevision"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/content/{id}/revisions/{version}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a revision
+         * @description The item takes the revision's title, type, body and status at a new version (an archived revision restores the item archived); published_at is still set only once. Needs the right to update the item; honours If-Match; emits content.updated.
+         */
+        post: operations["restoreContentRevision"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/users": {
         parameters: {
             query?: never;
@@ -77,7 +136,7 @@ export interface paths {
         put?: never;
         /**
          * Add a user to the account
-         * @description Admins may add users up to admin; only owners add owners.
+         * @description Admins may add users up to admin; only owners add owners. Without `password`, the user is e-mailed an invitation: a link to choose a password, valid 7 days (docs/email.md).
          */
         post: operations["createUser"];
         delete?: never;
@@ -106,6 +165,26 @@ export interface paths {
          * @description Their API keys stop working at once; their content stays.
          */
         delete: operations["deleteUser"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{id}/invite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a user a fresh invitation
+         * @description E-mails a new link to choose a password, valid 7 days; earlier links stop working. Who may: as for changing the user. A user who has chosen a password already gets 409 (they use "Forgot password?").
+         */
+        post: operations["inviteUser"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -344,6 +423,115 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/oauth/apps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List OAuth apps
+         * @description Your own apps; admins and owners see every app registered in the account. Secrets are never listed.
+         */
+        get: operations["listOAuthApps"];
+        put?: never;
+        /**
+         * Register an OAuth app
+         * @description A confidential app gets its client secret in `client_secret`, this once: store it safely. Its id is the client_id.
+         */
+        post: operations["createOAuthApp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth/apps/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one OAuth app */
+        get: operations["getOAuthApp"];
+        /**
+         * Change some fields of an OAuth app
+         * @description name, redirect_uris and scopes; type cannot change. Narrowing scopes does not narrow tokens already issued.
+         */
+        put: operations["updateOAuthApp"];
+        post?: never;
+        /**
+         * Delete an OAuth app
+         * @description Every grant and token of the app stops working at once (within a second on every instance).
+         */
+        delete: operations["deleteOAuthApp"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth/apps/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the client secret
+         * @description The new secret is in `client_secret`, shown this once; the old one stops working at once. Tokens already issued keep working. 409 for a public app.
+         */
+        post: operations["rotateOAuthAppSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth/authorizations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your connected apps
+         * @description The grants you gave to OAuth apps, newest first.
+         */
+        get: operations["listOAuthAuthorizations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth/authorizations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Disconnect an app
+         * @description Revokes the grant and every token issued from it: at once here, within a second on every instance.
+         */
+        delete: operations["revokeOAuthAuthorization"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -403,9 +591,18 @@ export interface operations {
                 type?: "blog" | "manual" | "whitepaper" | "strategy";
                 /** @description Only items in this status. */
                 status?: "draft" | "published" | "archived";
+                /** @description Full-text search: items whose title or body contain every word (case, accents and English word endings ignored; the last word also matches as a prefix). Without sort: by relevance (title matches first), then newest first. */
+                q?: string;
+                /**
+                 * @description Comma-separated fields among created_at, updated_at, published_at, title, each optionally prefixed with - for descending; ties end on id descending. Default -created_at. Items without published_at come after all others in both directions.
+                 * @example -published_at,title
+                 */
+                sort?: string;
+                /** @description pagination.next_cursor of the previous page. It carries the filters, q and sort of the first request: repeat them unchanged or leave them out. Not combinable with offset. */
+                cursor?: string;
                 /** @description Page size, 1 or more; values above 100 are clamped to 100. */
                 limit?: number;
-                /** @description Number of items to skip. */
+                /** @description Number of items to skip (not with cursor). */
                 offset?: number;
             };
             header?: never;
@@ -453,14 +650,18 @@ export interface operations {
                             updated_at: string;
                         }[];
                         pagination: {
-                            /** @description Number of items matching the filters. */
+                            /** @description Number of items matching the filters and q (see total_exact). */
                             total: number;
                             /** @description Page size applied (values above 100 are clamped to 100). */
                             limit: number;
-                            /** @description Items skipped. */
-                            offset: number;
+                            /** @description Items skipped; null on a page fetched by cursor. */
+                            offset: number | null;
                             /** @description True when further items exist after this page. */
                             has_more: boolean;
+                            /** @description Pass as cursor for the next page; null on the last page. */
+                            next_cursor: string | null;
+                            /** @description Present and false only when a search matched more than 10,000 items: total is then 10000. */
+                            total_exact?: boolean;
                         };
                         meta: {
                             /**
@@ -539,7 +740,10 @@ export interface operations {
     createContent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to repeat: for 24 hours a repeat with this key, the same path and body gets the first response again (marked Idempotent-Replayed: true) and changes nothing. 1–255 printable ASCII characters. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -662,6 +866,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Conflicts with the current state; or the Idempotency-Key is in use by a request still running (idempotency_key_in_use), or its request was applied and the response lost (idempotency_response_lost). */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body larger than 2 MiB. */
             413: {
                 headers: {
@@ -690,7 +908,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body failed validation; errors lists every failing field. */
+            /** @description The body failed validation, or the Idempotency-Key was used for another request (idempotency_key_reused). */
             422: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -723,7 +941,10 @@ export interface operations {
     };
     getContent: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description html adds content_html, the body rendered as sanitized HTML. */
+                render?: "html";
+            };
             header?: never;
             path: {
                 /** @description The content item id. */
@@ -776,6 +997,8 @@ export interface operations {
                             published_at: string | null;
                             /** @description 1 on create, +1 on every change; also sent as the ETag. */
                             version: number;
+                            /** @description With render=html: the body as sanitized HTML (CommonMark, GitHub tables, strikethrough and autolinks). */
+                            content_html?: string;
                         };
                         meta: {
                             /**
@@ -790,6 +1013,20 @@ export interface operations {
                             response_time: string;
                         };
                     };
+                };
+            };
+            /** @description Malformed JSON or invalid query parameters. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing or invalid API key. */
@@ -1176,6 +1413,8 @@ export interface operations {
             header?: {
                 /** @description An ETag from an earlier response; 412 when it no longer matches. */
                 "if-match"?: string;
+                /** @description Makes the request safe to repeat: for 24 hours a repeat with this key, the same path and body gets the first response again (marked Idempotent-Replayed: true) and changes nothing. 1–255 printable ASCII characters. */
+                "idempotency-key"?: string;
             };
             path: {
                 /** @description The content item id. */
@@ -1291,6 +1530,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Conflicts with the current state; or the Idempotency-Key is in use by a request still running (idempotency_key_in_use), or its request was applied and the response lost (idempotency_response_lost). */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description If-Match does not match the current ETag. */
             412: {
                 headers: {
@@ -1319,7 +1572,474 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body failed validation; errors lists every failing field. */
+            /** @description The body failed validation, or the Idempotency-Key was used for another request (idempotency_key_reused). */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit or monthly quota exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listContentRevisions: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 or more; values above 100 are clamped to 100. */
+                limit?: number;
+                /** @description Number of items to skip. */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The content item id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The item version this revision is. */
+                            version: number;
+                            title: string;
+                            /** @enum {string} */
+                            type: "blog" | "manual" | "whitepaper" | "strategy";
+                            /** @enum {string} */
+                            status: "draft" | "published" | "archived";
+                            /** @description Id of the user who made this version; null for versions made before revisions were kept (other than the first). */
+                            changed_by: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds.
+                             * @example 2026-11-22T09:15:03.123Z
+                             */
+                            created_at: string;
+                        }[];
+                        pagination: {
+                            /** @description Number of items matching the filters. */
+                            total: number;
+                            /** @description Page size applied (values above 100 are clamped to 100). */
+                            limit: number;
+                            /** @description Items skipped. */
+                            offset: number;
+                            /** @description True when further items exist after this page. */
+                            has_more: boolean;
+                        };
+                        meta: {
+                            /**
+                             * @description Same as the X-Request-Id header.
+                             * @example req_01jd2x3m4n5p6q7r8s9t0v1w2x
+                             */
+                            request_id: string;
+                            /**
+                             * @description Server time spent, in milliseconds.
+                             * @example 1.27ms
+                             */
+                            response_time: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed JSON or invalid query parameters. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key. */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or scopes do not allow this. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this account. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit or monthly quota exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getContentRevision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The content item id. */
+                id: string;
+                /**
+                 * @description A version number (1, 2, …); anything else is 404.
+                 * @example 3
+                 */
+                version: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The item version this revision is. */
+                            version: number;
+                            title: string;
+                            /** @enum {string} */
+                            type: "blog" | "manual" | "whitepaper" | "strategy";
+                            /** @enum {string} */
+                            status: "draft" | "published" | "archived";
+                            /** @description Id of the user who made this version; null for versions made before revisions were kept (other than the first). */
+                            changed_by: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds.
+                             * @example 2026-11-22T09:15:03.123Z
+                             */
+                            created_at: string;
+                            /** @description The body at this version. */
+                            content: string;
+                        };
+                        meta: {
+                            /**
+                             * @description Same as the X-Request-Id header.
+                             * @example req_01jd2x3m4n5p6q7r8s9t0v1w2x
+                             */
+                            request_id: string;
+                            /**
+                             * @description Server time spent, in milliseconds.
+                             * @example 1.27ms
+                             */
+                            response_time: string;
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid API key. */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or scopes do not allow this. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this account. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit or monthly quota exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    restoreContentRevision: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier response; 412 when it no longer matches. */
+                "if-match"?: string;
+                /** @description Makes the request safe to repeat: for 24 hours a repeat with this key, the same path and body gets the first response again (marked Idempotent-Replayed: true) and changes nothing. 1–255 printable ASCII characters. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The content item id. */
+                id: string;
+                /**
+                 * @description A version number (1, 2, …); anything else is 404.
+                 * @example 3
+                 */
+                version: string;
+            };
+            cookie?: never;
+        };
+        /** @description Optional; no fields. */
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description content_ followed by a lower-case ULID.
+                             * @example content_01jd2x3m4n5p6q7r8s9t0v1w2x
+                             */
+                            id: string;
+                            title: string;
+                            /** @enum {string} */
+                            type: "blog" | "manual" | "whitepaper" | "strategy";
+                            /** @enum {string} */
+                            status: "draft" | "published" | "archived";
+                            /** @description Id of the user who created the item. */
+                            author: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds.
+                             * @example 2026-11-22T09:15:03.123Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds.
+                             * @example 2026-11-22T09:15:03.123Z
+                             */
+                            updated_at: string;
+                            /** @description Body, Markdown supported. */
+                            content: string;
+                            /** @description When the item was first published; null until then. */
+                            published_at: string | null;
+                            /** @description 1 on create, +1 on every change; also sent as the ETag. */
+                            version: number;
+                        };
+                        meta: {
+                            /**
+                             * @description Same as the X-Request-Id header.
+                             * @example req_01jd2x3m4n5p6q7r8s9t0v1w2x
+                             */
+                            request_id: string;
+                            /**
+                             * @description Server time spent, in milliseconds.
+                             * @example 1.27ms
+                             */
+                            response_time: string;
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid API key. */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or scopes do not allow this. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this account. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state; or the Idempotency-Key is in use by a request still running (idempotency_key_in_use), or its request was applied and the response lost (idempotency_response_lost). */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match does not match the current ETag. */
+            412: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not application/json. */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body failed validation, or the Idempotency-Key was used for another request (idempotency_key_reused). */
             422: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1492,7 +2212,10 @@ export interface operations {
     createUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to repeat: for 24 hours a repeat with this key, the same path and body gets the first response again (marked Idempotent-Replayed: true) and changes nothing. 1–255 printable ASCII characters. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1613,7 +2336,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with the current state. */
+            /** @description Conflicts with the current state; or the Idempotency-Key is in use by a request still running (idempotency_key_in_use), or its request was applied and the response lost (idempotency_response_lost). */
             409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1655,7 +2378,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body failed validation; errors lists every failing field. */
+            /** @description The body failed validation, or the Idempotency-Key was used for another request (idempotency_key_reused). */
             422: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2122,6 +2845,169 @@ export interface operations {
             };
         };
     };
+    inviteUser: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to repeat: for 24 hours a repeat with this key, the same path and body gets the first response again (marked Idempotent-Replayed: true) and changes nothing. 1–255 printable ASCII characters. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The user id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Optional; no fields. */
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The user invited. */
+                            user_id: string;
+                            /**
+                             * Format: email
+                             * @description Where the invitation goes.
+                             */
+                            email: string;
+                            /**
+                             * Format: date-time
+                             * @description When the new link stops working (7 days).
+                             * @example 2026-11-22T09:15:03.123Z
+                             */
+                            expires_at: string;
+                        };
+                        meta: {
+                            /**
+                             * @description Same as the X-Request-Id header.
+                             * @example req_01jd2x3m4n5p6q7r8s9t0v1w2x
+                             */
+                            request_id: string;
+                            /**
+                             * @description Server time spent, in milliseconds.
+                             * @example 1.27ms
+                             */
+                            response_time: string;
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid API key. */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or scopes do not allow this. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this account. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state; or the Idempotency-Key is in use by a request still running (idempotency_key_in_use), or its request was applied and the response lost (idempotency_response_lost). */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not application/json. */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body failed validation, or the Idempotency-Key was used for another request (idempotency_key_reused). */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit or monthly quota exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listApiKeys: {
         parameters: {
             query?: {
@@ -2262,7 +3148,10 @@ export interface operations {
     createApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to repeat: for 24 hours a repeat with this key, the same path and body gets the first response again (marked Idempotent-Replayed: true) and changes nothing. 1–255 printable ASCII characters. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2380,6 +3269,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Conflicts with the current state; or the Idempotency-Key is in use by a request still running (idempotency_key_in_use), or its request was applied and the response lost (idempotency_response_lost). */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body larger than 2 MiB. */
             413: {
                 headers: {
@@ -2408,7 +3311,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body failed validation; errors lists every failing field. */
+            /** @description The body failed validation, or the Idempotency-Key was used for another request (idempotency_key_reused). */
             422: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2820,6 +3723,15 @@ export interface operations {
                                 /** @description Requests of this cycle made with the key that ended 2xx. */
                                 used: number;
                             }[];
+                            /** @description OAuth apps whose tokens were used this cycle, most used first: every person's use for admins and owners, otherwise the use of tokens you authorized. */
+                            apps: {
+                                /** @description An OAuth app (app_…) whose tokens acted in this account; it may be registered in another account. */
+                                app_id: string;
+                                /** @description null once the app is deleted. */
+                                name: string | null;
+                                /** @description Requests of this cycle made with the app's tokens that ended 2xx. */
+                                used: number;
+                            }[];
                             /** @description Every UTC day of the current cycle up to today, oldest first, zeros included. The running count of a day may lag by a few seconds. */
                             days: {
                                 /**
@@ -2829,6 +3741,45 @@ export interface operations {
                                 date: string;
                                 /** @description Requests of the account that day that ended 2xx (all keys and dashboard sessions). */
                                 used: number;
+                            }[];
+                            /** @description Calls this cycle to routes deprecated in the configuration (DEPRECATIONS), per route and key, most called first; empty when none. Admins and owners see every key, others their own keys. The owners and admins are told by e-mail (docs/email.md). */
+                            deprecated_calls: {
+                                /** @description The deprecated route's method. */
+                                method: string;
+                                /** @description The route as registered, `:name` for a parameter (`/v1/content/:id`). */
+                                path: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the route was deprecated (its `Deprecation` header).
+                                 * @example 2026-11-22T09:15:03.123Z
+                                 */
+                                deprecated_at: string;
+                                /** @description When it stops working (its `Sunset` header); null when not set. */
+                                sunset: string | null;
+                                /** @description The migration notes (its `Link` header); null when not set. */
+                                link: string | null;
+                                /** @description Calls this cycle, whatever their status, by the keys listed. */
+                                calls: number;
+                                /**
+                                 * Format: date-time
+                                 * @description The latest of those calls.
+                                 * @example 2026-11-22T09:15:03.123Z
+                                 */
+                                last_called_at: string;
+                                /** @description Who made the calls, most calls first. */
+                                keys: {
+                                    /** @description An API key id, or `dashboard:<user id>` for calls made signed in to the dashboard. */
+                                    key_id: string;
+                                    /** @description null once the key is deleted with its user; `Dashboard` for the dashboard. */
+                                    name: string | null;
+                                    calls: number;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 UTC with milliseconds.
+                                     * @example 2026-11-22T09:15:03.123Z
+                                     */
+                                    last_called_at: string;
+                                }[];
                             }[];
                         };
                         meta: {
@@ -3021,7 +3972,10 @@ export interface operations {
     createWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to repeat: for 24 hours a repeat with this key, the same path and body gets the first response again (marked Idempotent-Replayed: true) and changes nothing. 1–255 printable ASCII characters. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3145,7 +4099,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with the current state. */
+            /** @description Conflicts with the current state; or the Idempotency-Key is in use by a request still running (idempotency_key_in_use), or its request was applied and the response lost (idempotency_response_lost). */
             409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3187,7 +4141,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body failed validation; errors lists every failing field. */
+            /** @description The body failed validation, or the Idempotency-Key was used for another request (idempotency_key_reused). */
             422: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3631,7 +4585,10 @@ export interface operations {
     rotateWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to repeat: for 24 hours a repeat with this key, the same path and body gets the first response again (marked Idempotent-Replayed: true) and changes nothing. 1–255 printable ASCII characters. */
+                "idempotency-key"?: string;
+            };
             path: {
                 /** @description The endpoint id (wh_…). */
                 id: string;
@@ -3750,6 +4707,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Conflicts with the current state; or the Idempotency-Key is in use by a request still running (idempotency_key_in_use), or its request was applied and the response lost (idempotency_response_lost). */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body is not application/json. */
             415: {
                 headers: {
@@ -3764,7 +4735,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body failed validation; errors lists every failing field. */
+            /** @description The body failed validation, or the Idempotency-Key was used for another request (idempotency_key_reused). */
             422: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3798,7 +4769,10 @@ export interface operations {
     testWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to repeat: for 24 hours a repeat with this key, the same path and body gets the first response again (marked Idempotent-Replayed: true) and changes nothing. 1–255 printable ASCII characters. */
+                "idempotency-key"?: string;
+            };
             path: {
                 /** @description The endpoint id (wh_…). */
                 id: string;
@@ -3912,7 +4886,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with the current state. */
+            /** @description Conflicts with the current state; or the Idempotency-Key is in use by a request still running (idempotency_key_in_use), or its request was applied and the response lost (idempotency_response_lost). */
             409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3940,7 +4914,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body failed validation; errors lists every failing field. */
+            /** @description The body failed validation, or the Idempotency-Key was used for another request (idempotency_key_reused). */
             422: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -4132,7 +5106,10 @@ export interface operations {
     retryWebhookDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to repeat: for 24 hours a repeat with this key, the same path and body gets the first response again (marked Idempotent-Replayed: true) and changes nothing. 1–255 printable ASCII characters. */
+                "idempotency-key"?: string;
+            };
             path: {
                 /** @description The endpoint id (wh_…). */
                 id: string;
@@ -4248,8 +5225,678 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with the current state. */
+            /** @description Conflicts with the current state; or the Idempotency-Key is in use by a request still running (idempotency_key_in_use), or its request was applied and the response lost (idempotency_response_lost). */
             409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not application/json. */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body failed validation, or the Idempotency-Key was used for another request (idempotency_key_reused). */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit or monthly quota exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listOAuthApps: {
+        parameters: {
+            query?: {
+                /** @description Admins and owners: only the apps of this user. */
+                user_id?: string;
+                /** @description Page size, 1 or more; values above 100 are clamped to 100. */
+                limit?: number;
+                /** @description Number of items to skip. */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description app_ followed by a lower-case ULID; also the OAuth client_id.
+                             * @example app_01jd2x3m4n5p6q7r8s9t0v1w2x
+                             */
+                            id: string;
+                            name: string;
+                            /** @description Compared as exact strings, except that a loopback URI may use any port. */
+                            redirect_uris: string[];
+                            /**
+                             * @description confidential (has a client secret) or public (a native or browser app: client_id only, PKCE).
+                             * @enum {string}
+                             */
+                            type: "confidential" | "public";
+                            scopes: ("content:read" | "content:write" | "users:read" | "users:write" | "webhooks:write" | "events:read")[];
+                            /** @description The user who registered the app. */
+                            user_id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds.
+                             * @example 2026-11-22T09:15:03.123Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds.
+                             * @example 2026-11-22T09:15:03.123Z
+                             */
+                            updated_at: string;
+                        }[];
+                        pagination: {
+                            /** @description Number of items matching the filters. */
+                            total: number;
+                            /** @description Page size applied (values above 100 are clamped to 100). */
+                            limit: number;
+                            /** @description Items skipped. */
+                            offset: number;
+                            /** @description True when further items exist after this page. */
+                            has_more: boolean;
+                        };
+                        meta: {
+                            /**
+                             * @description Same as the X-Request-Id header.
+                             * @example req_01jd2x3m4n5p6q7r8s9t0v1w2x
+                             */
+                            request_id: string;
+                            /**
+                             * @description Server time spent, in milliseconds.
+                             * @example 1.27ms
+                             */
+                            response_time: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed JSON or invalid query parameters. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key. */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or scopes do not allow this. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit or monthly quota exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createOAuthApp: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to repeat: for 24 hours a repeat with this key, the same path and body gets the first response again (marked Idempotent-Replayed: true) and changes nothing. 1–255 printable ASCII characters. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 100 characters; people see it on the consent page. */
+                    name: string;
+                    /** @description 1 to 10 redirect URIs. */
+                    redirect_uris: string[];
+                    /**
+                     * @description Default confidential; cannot be changed later.
+                     * @enum {string}
+                     */
+                    type?: "confidential" | "public";
+                    /** @description The most the app may ask for. keys:write is never grantable: a token never mints keys or apps. Omitted: every grantable scope. */
+                    scopes?: ("content:read" | "content:write" | "users:read" | "users:write" | "webhooks:write" | "events:read")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description app_ followed by a lower-case ULID; also the OAuth client_id.
+                             * @example app_01jd2x3m4n5p6q7r8s9t0v1w2x
+                             */
+                            id: string;
+                            name: string;
+                            /** @description Compared as exact strings, except that a loopback URI may use any port. */
+                            redirect_uris: string[];
+                            /**
+                             * @description confidential (has a client secret) or public (a native or browser app: client_id only, PKCE).
+                             * @enum {string}
+                             */
+                            type: "confidential" | "public";
+                            scopes: ("content:read" | "content:write" | "users:read" | "users:write" | "webhooks:write" | "events:read")[];
+                            /** @description The user who registered the app. */
+                            user_id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds.
+                             * @example 2026-11-22T09:15:03.123Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds.
+                             * @example 2026-11-22T09:15:03.123Z
+                             */
+                            updated_at: string;
+                            /**
+                             * @description cms_cs_ and 40 base62 characters; confidential apps only, shown this once: store it safely.
+                             * @example cms_cs_8Vq2…
+                             */
+                            client_secret?: string;
+                        };
+                        meta: {
+                            /**
+                             * @description Same as the X-Request-Id header.
+                             * @example req_01jd2x3m4n5p6q7r8s9t0v1w2x
+                             */
+                            request_id: string;
+                            /**
+                             * @description Server time spent, in milliseconds.
+                             * @example 1.27ms
+                             */
+                            response_time: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed JSON or invalid query parameters. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key. */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or scopes do not allow this. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state; or the Idempotency-Key is in use by a request still running (idempotency_key_in_use), or its request was applied and the response lost (idempotency_response_lost). */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 2 MiB. */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not application/json. */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body failed validation, or the Idempotency-Key was used for another request (idempotency_key_reused). */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit or monthly quota exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOAuthApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The app id (app_…), also its client_id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description app_ followed by a lower-case ULID; also the OAuth client_id.
+                             * @example app_01jd2x3m4n5p6q7r8s9t0v1w2x
+                             */
+                            id: string;
+                            name: string;
+                            /** @description Compared as exact strings, except that a loopback URI may use any port. */
+                            redirect_uris: string[];
+                            /**
+                             * @description confidential (has a client secret) or public (a native or browser app: client_id only, PKCE).
+                             * @enum {string}
+                             */
+                            type: "confidential" | "public";
+                            scopes: ("content:read" | "content:write" | "users:read" | "users:write" | "webhooks:write" | "events:read")[];
+                            /** @description The user who registered the app. */
+                            user_id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds.
+                             * @example 2026-11-22T09:15:03.123Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds.
+                             * @example 2026-11-22T09:15:03.123Z
+                             */
+                            updated_at: string;
+                        };
+                        meta: {
+                            /**
+                             * @description Same as the X-Request-Id header.
+                             * @example req_01jd2x3m4n5p6q7r8s9t0v1w2x
+                             */
+                            request_id: string;
+                            /**
+                             * @description Server time spent, in milliseconds.
+                             * @example 1.27ms
+                             */
+                            response_time: string;
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid API key. */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or scopes do not allow this. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this account. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit or monthly quota exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateOAuthApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The app id (app_…), also its client_id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 100 characters; people see it on the consent page. */
+                    name?: string;
+                    /** @description 1 to 10 redirect URIs. */
+                    redirect_uris?: string[];
+                    /** @description The most the app may ask for. keys:write is never grantable: a token never mints keys or apps. */
+                    scopes?: ("content:read" | "content:write" | "users:read" | "users:write" | "webhooks:write" | "events:read")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description app_ followed by a lower-case ULID; also the OAuth client_id.
+                             * @example app_01jd2x3m4n5p6q7r8s9t0v1w2x
+                             */
+                            id: string;
+                            name: string;
+                            /** @description Compared as exact strings, except that a loopback URI may use any port. */
+                            redirect_uris: string[];
+                            /**
+                             * @description confidential (has a client secret) or public (a native or browser app: client_id only, PKCE).
+                             * @enum {string}
+                             */
+                            type: "confidential" | "public";
+                            scopes: ("content:read" | "content:write" | "users:read" | "users:write" | "webhooks:write" | "events:read")[];
+                            /** @description The user who registered the app. */
+                            user_id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds.
+                             * @example 2026-11-22T09:15:03.123Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds.
+                             * @example 2026-11-22T09:15:03.123Z
+                             */
+                            updated_at: string;
+                        };
+                        meta: {
+                            /**
+                             * @description Same as the X-Request-Id header.
+                             * @example req_01jd2x3m4n5p6q7r8s9t0v1w2x
+                             */
+                            request_id: string;
+                            /**
+                             * @description Server time spent, in milliseconds.
+                             * @example 1.27ms
+                             */
+                            response_time: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed JSON or invalid query parameters. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key. */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or scopes do not allow this. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this account. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 2 MiB. */
+            413: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -4278,6 +5925,490 @@ export interface operations {
             };
             /** @description The body failed validation; errors lists every failing field. */
             422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit or monthly quota exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteOAuthApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The app id (app_…), also its client_id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid API key. */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or scopes do not allow this. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this account. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit or monthly quota exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateOAuthAppSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to repeat: for 24 hours a repeat with this key, the same path and body gets the first response again (marked Idempotent-Replayed: true) and changes nothing. 1–255 printable ASCII characters. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The app id (app_…), also its client_id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Optional; no fields. */
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description app_ followed by a lower-case ULID; also the OAuth client_id.
+                             * @example app_01jd2x3m4n5p6q7r8s9t0v1w2x
+                             */
+                            id: string;
+                            name: string;
+                            /** @description Compared as exact strings, except that a loopback URI may use any port. */
+                            redirect_uris: string[];
+                            /**
+                             * @description confidential (has a client secret) or public (a native or browser app: client_id only, PKCE).
+                             * @enum {string}
+                             */
+                            type: "confidential" | "public";
+                            scopes: ("content:read" | "content:write" | "users:read" | "users:write" | "webhooks:write" | "events:read")[];
+                            /** @description The user who registered the app. */
+                            user_id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds.
+                             * @example 2026-11-22T09:15:03.123Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds.
+                             * @example 2026-11-22T09:15:03.123Z
+                             */
+                            updated_at: string;
+                            /**
+                             * @description cms_cs_ and 40 base62 characters; confidential apps only, shown this once: store it safely.
+                             * @example cms_cs_8Vq2…
+                             */
+                            client_secret?: string;
+                        };
+                        meta: {
+                            /**
+                             * @description Same as the X-Request-Id header.
+                             * @example req_01jd2x3m4n5p6q7r8s9t0v1w2x
+                             */
+                            request_id: string;
+                            /**
+                             * @description Server time spent, in milliseconds.
+                             * @example 1.27ms
+                             */
+                            response_time: string;
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid API key. */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or scopes do not allow this. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this account. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state; or the Idempotency-Key is in use by a request still running (idempotency_key_in_use), or its request was applied and the response lost (idempotency_response_lost). */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not application/json. */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body failed validation, or the Idempotency-Key was used for another request (idempotency_key_reused). */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit or monthly quota exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listOAuthAuthorizations: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 or more; values above 100 are clamped to 100. */
+                limit?: number;
+                /** @description Number of items to skip. */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description grant_ followed by a lower-case ULID.
+                             * @example grant_01jd2x3m4n5p6q7r8s9t0v1w2x
+                             */
+                            id: string;
+                            app: {
+                                /**
+                                 * @description app_ followed by a lower-case ULID; also the OAuth client_id.
+                                 * @example app_01jd2x3m4n5p6q7r8s9t0v1w2x
+                                 */
+                                id: string;
+                                name: string;
+                            };
+                            /** @description What you granted; the app acts with these narrowed to what your role allows. */
+                            scopes: ("content:read" | "content:write" | "users:read" | "users:write" | "webhooks:write" | "events:read")[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds.
+                             * @example 2026-11-22T09:15:03.123Z
+                             */
+                            created_at: string;
+                            /** @description When a token of this grant was last used; may lag by up to a minute. */
+                            last_used_at: string | null;
+                        }[];
+                        pagination: {
+                            /** @description Number of items matching the filters. */
+                            total: number;
+                            /** @description Page size applied (values above 100 are clamped to 100). */
+                            limit: number;
+                            /** @description Items skipped. */
+                            offset: number;
+                            /** @description True when further items exist after this page. */
+                            has_more: boolean;
+                        };
+                        meta: {
+                            /**
+                             * @description Same as the X-Request-Id header.
+                             * @example req_01jd2x3m4n5p6q7r8s9t0v1w2x
+                             */
+                            request_id: string;
+                            /**
+                             * @description Server time spent, in milliseconds.
+                             * @example 1.27ms
+                             */
+                            response_time: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed JSON or invalid query parameters. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key. */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or scopes do not allow this. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit or monthly quota exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeOAuthAuthorization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The authorization id (grant_…). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid API key. */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or scopes do not allow this. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this account. */
+            404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];

@@ -6,15 +6,23 @@ const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 export const KEY_PREFIX = 'cms_live_';
 const KEY_SHAPE = /^cms_live_[0-9A-Za-z]{40}$/;
 
-export function generateApiKey(): string {
+/** `length` base62 characters from the CSPRNG (about 5.95 bits each). */
+export function randomBase62(length: number): string {
   let body = '';
-  for (let i = 0; i < 40; i++) body += ALPHABET[randomInt(ALPHABET.length)];
-  return KEY_PREFIX + body;
+  for (let i = 0; i < length; i++) body += ALPHABET[randomInt(ALPHABET.length)];
+  return body;
 }
 
-export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+export function generateApiKey(): string {
+  return KEY_PREFIX + randomBase62(40);
 }
+
+/** SHA-256 in hex: how every secret the service hands out (keys, OAuth secrets and tokens) is stored and found. */
+export function hashSecret(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}
+
+export const hashApiKey = hashSecret;
 
 export function looksLikeApiKey(value: string): boolean {
   return KEY_SHAPE.test(value);

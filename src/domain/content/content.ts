@@ -1,48 +1,73 @@
 // Content items: listing, reading and every change, with the role rules and version preconditions.
-import type { Store } from '../../storage/db.js';
+import type { Store, Tx } from '../../storage/db.js';
 import type { ContentRepository, ContentRow, WriteGuard } from '../../storage/content-repository.js';
 import { DomainError, forbidden, notFound } from '../errors.js';
-import type { EventLog } from '../events/event-log.js';
+import type { Emit, EventLog } from '../events/event-log.js';
 import { PageCache } from './page-cache.js';
 import { newId, type Clock } from '../ids.js';
 import { requireScope, type Principal } from '../auth/permissions.js';
-import { pageOf, pageWindow, type PageResult } from '../schemas/common.js';
-import type { ContentCreate, ContentItem, ContentListItem, ContentListQuery, ContentUpdate } from '../schemas/content.js';
+import type {
+  ContentCreate,
+  ContentGetQuery,
+  ContentItem,
+  ContentListItem,
+  ContentListQuery,
+  ContentPage,
+  ContentUpdate,
+  RenderedContentItem,
+} from '../schemas/content.js';
+import { RenderCache } from './render-cache.js';
+import { encodeCursor, listRequest } from './list-request.js';
+import { versionNumber, type ContentRevisions } from './revisions.js';
 
 /** Versions an `If-Match` header allows; undefined means no precondition. */
 export type Precondition = number[] | undefined;
 
 export class ContentService {
-  private readonly pages = new PageCache<PageResult<ContentListItem>>();
+  private readonly pages: PageCache<ContentPage>;
+  private readonly rendered = new RenderCache();
 
   constructor(
     private readonly store: Store,
     private readonly repo: ContentRepository,
     private readonly events: EventLog,
     private readonly clock: Clock,
-  ) {}
+    readonly revisions: ContentRevisions,
+    /** How many list pages to keep per instance (LIST_CACHE_ENTRIES); 0: none. */
+    listCacheEntries?: number,
+  ) {
+    this.pages = new PageCache(listCacheEntries);
+  }
 
-  async list(principal: Principal, query: ContentListQuery): Promise<PageResult<ContentListItem>> {
+  async list(principal: Principal, query: ContentListQuery): Promise<ContentPage> {
     requireScope(principal, 'content:read');
-    const window = pageWindow(query);
-    const key = `${principal.accountId} ${query.type ?? ''} ${query.status ?? ''} ${window.limit} ${window.offset}`;
+    const request = listRequest(principal.accountId, query);
+    const key = JSON.stringify([principal.accountId, request.filter.type, request.filter.status, request.q, request.sort, query.cursor, request.limit, request.offset]);
     // Read before the page, so a page cached under this generation is never older than it.
-    const generation = await this.events.generation(principal.accountId);
+    const generation = this.pages.enabled ? await this.events.generation(principal.accountId) : 0;
     const cached = this.pages.get(key, generation);
     if (cached) return cached;
-    const { rows, total } = await this.store.run((db) =>
-      this.repo.list(db, principal.accountId, { type: query.type, status: query.status }, window.limit, window.offset),
-    );
-    const page = pageOf(rows as ContentListItem[], total, window);
+    const { rows, next, total, exact } = await this.store.run(async (db) => {
+      const search = request.words && (await this.repo.prepareSearch(db, principal.accountId, request.words));
+      return this.repo.list(db, principal.accountId, { ...request, search, offset: request.offset ?? 0 });
+    });
+    const nextCursor = next && encodeCursor(principal.accountId, request, next);
+    // On an offset page with an exact total, has_more is offset + length < total (CONTRACT.md §5).
+    const hasMore = request.offset !== null && exact ? request.offset + rows.length < total : nextCursor !== null;
+    const page: ContentPage = {
+      data: rows as ContentListItem[],
+      pagination: { total, limit: request.limit, offset: request.offset, has_more: hasMore, next_cursor: nextCursor, ...(exact ? {} : { total_exact: false }) },
+    };
     this.pages.set(key, generation, page);
     return page;
   }
 
-  async get(principal: Principal, id: string): Promise<ContentItem> {
+  async get(principal: Principal, id: string, query: ContentGetQuery = {}): Promise<RenderedContentItem> {
     requireScope(principal, 'content:read');
     const row = await this.store.run((db) => this.repo.get(db, principal.accountId, id));
     if (!row) throw notFound('Content item');
-    return row as ContentItem;
+    const item = row as ContentItem;
+    return query.render === 'html' ? { ...item, content_html: this.rendered.html(item.id, item.version, item.content) } : item;
   }
 
   async create(principal: Principal, input: ContentCreate): Promise<ContentItem> {
@@ -61,11 +86,13 @@ export class ContentService {
       published_at: status === 'published' ? now : null,
       version: 1,
     };
-    await this.events.change(principal.accountId, async (tx, emit) => {
+    // The item is the transaction's result: what a keyed request's stored response is made from.
+    return this.events.change(principal.accountId, async (tx, emit) => {
       await this.repo.insert(tx, principal.accountId, row);
+      await this.revisions.record(tx, principal.accountId, row, principal.userId);
       emit('content.created', row);
+      return row as ContentItem;
     });
-    return row as ContentItem;
   }
 
   async update(principal: Principal, id: string, input: ContentUpdate, precondition: Precondition): Promise<ContentItem> {
@@ -75,10 +102,30 @@ export class ContentService {
     return this.events.change(principal.accountId, async (tx, emit) => {
       const publishedAt = input.status === 'published' ? now : undefined;
       const row = await this.repo.update(tx, principal.accountId, id, input, now, guard, publishedAt);
-      if (row) {
-        emit('content.updated', row);
-        return row as ContentItem;
+      if (row) return this.changed(tx, principal, row, emit);
+      throw this.explainMiss(await this.repo.get(tx, principal.accountId, id), principal, guard);
+    });
+  }
+
+  /**
+   * Makes the item what revision `version` was (title, type, body and status) at a new version;
+   * published_at keeps the first-publication rule. `version` is the path segment as given.
+   */
+  async restore(principal: Principal, id: string, version: string, precondition: Precondition): Promise<ContentItem> {
+    requireScope(principal, 'content:write');
+    const number = versionNumber(version);
+    const now = this.clock().toISOString();
+    const guard = this.guardFor(principal, precondition);
+    return this.events.change(principal.accountId, async (tx, emit) => {
+      const revision = await this.revisions.find(tx, principal.accountId, id, number);
+      if (!revision) {
+        const exists = await this.repo.get(tx, principal.accountId, id);
+        throw notFound(exists ? 'Revision' : 'Content item');
       }
+      const { title, type, content, status } = revision;
+      const publishedAt = status === 'published' ? now : undefined;
+      const row = await this.repo.update(tx, principal.accountId, id, { title, type, content, status }, now, guard, publishedAt);
+      if (row) return this.changed(tx, principal, row, emit);
       throw this.explainMiss(await this.repo.get(tx, principal.accountId, id), principal, guard);
     });
   }
@@ -90,10 +137,7 @@ export class ContentService {
     const guard = this.guardFor(principal, precondition);
     return this.events.change(principal.accountId, async (tx, emit) => {
       const row = await this.repo.archive(tx, principal.accountId, id, now, guard);
-      if (row) {
-        emit('content.updated', row);
-        return row as ContentItem;
-      }
+      if (row) return this.changed(tx, principal, row, emit);
       const current = await this.repo.get(tx, principal.accountId, id);
       if (current?.status === 'archived' && this.passes(current, principal, guard)) return current as ContentItem;
       throw this.explainMiss(current, principal, guard);
@@ -108,6 +152,13 @@ export class ContentService {
       if (!deleted) throw this.explainMiss(await this.repo.get(tx, principal.accountId, id), principal, guard);
       emit('content.deleted', { id });
     });
+  }
+
+  /** A new version of an existing item: its revision and its event, in the change's transaction. */
+  private async changed(tx: Tx, principal: Principal, row: ContentRow, emit: Emit): Promise<ContentItem> {
+    await this.revisions.record(tx, principal.accountId, row, principal.userId);
+    emit('content.updated', row);
+    return row as ContentItem;
   }
 
   /** Authors may change only their own items; everyone else with content:write may change any. */

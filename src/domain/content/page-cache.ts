@@ -5,7 +5,12 @@
 export class PageCache<T> {
   private readonly entries = new Map<string, { generation: number; value: T }>();
 
+  /** `maxEntries` 0 turns the cache off (LIST_CACHE_ENTRIES=0). */
   constructor(private readonly maxEntries = 2000) {}
+
+  get enabled(): boolean {
+    return this.maxEntries > 0;
+  }
 
   get(key: string, generation: number): T | undefined {
     const entry = this.entries.get(key);

@@ -8,8 +8,12 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 }
 
+/**
+ * A non-blank string. Every string of a body is held to the text rules (domain/text.ts): one line,
+ * unless its schema says `'x-multiline': true` (tab and line breaks allowed).
+ */
 export function Text(options: { minLength?: number; maxLength?: number; description?: string; [k: string]: unknown }) {
-  return Type.String({ minLength: 1, pattern: NON_BLANK, 'x-no-nul': true, ...options });
+  return Type.String({ minLength: 1, pattern: NON_BLANK, ...options });
 }
 
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds.', examples: ['2026-11-22T09:15:03.123Z'] });
@@ -58,9 +62,9 @@ function withMeta<S extends { required?: string[] }>(schema: S): S {
 
 /** `{data, meta}` around one resource. */
 export const One = <T extends TSchema>(item: T) => withMeta(Type.Object({ data: item, meta: Type.Optional(Meta) }));
-/** `{data: [...], pagination, meta}` around a page of resources. */
-export const Page = <T extends TSchema>(item: T) =>
-  withMeta(Type.Object({ data: Type.Array(item), pagination: Pagination, meta: Type.Optional(Meta) }));
+/** `{data: [...], pagination, meta}` around a page of resources (content lists have a pagination of their own). */
+export const Page = <T extends TSchema, P extends TSchema = typeof Pagination>(item: T, pagination: P = Pagination as unknown as P) =>
+  withMeta(Type.Object({ data: Type.Array(item), pagination, meta: Type.Optional(Meta) }));
 
 export interface PageResult<T> {
   data: T[];

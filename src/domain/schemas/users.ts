@@ -47,6 +47,16 @@ export const UserListQuery = Type.Object(
   { additionalProperties: false },
 );
 
+/** The answer to POST /v1/users/{id}/invite: the invitation is on its way. */
+export const Invitation = Type.Object(
+  {
+    user_id: Type.String({ description: 'The user invited.' }),
+    email: Type.String({ format: 'email', description: 'Where the invitation goes.' }),
+    expires_at: { ...Timestamp, description: 'When the new link stops working (7 days).' },
+  },
+  { additionalProperties: false },
+);
+
 export type User = Static<typeof User>;
 export type UserCreate = Static<typeof UserCreate>;
 export type UserUpdate = Static<typeof UserUpdate>;

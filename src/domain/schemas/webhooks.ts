@@ -40,11 +40,10 @@ const fields = {
   url: Type.String({
     minLength: 1,
     maxLength: 2048,
-    'x-no-nul': true,
     description: 'An https URL whose host is, and resolves only to, public addresses (WEBHOOK_ALLOW_PRIVATE=true lifts both rules).',
   }),
   events: Type.Array(StringEnum(SUBSCRIBABLE), { minItems: 1, maxItems: 50, description: 'Event types to deliver, or `["*"]` for all.' }),
-  description: Type.String({ maxLength: 500, 'x-no-nul': true, description: 'Up to 500 characters; default empty.' }),
+  description: Type.String({ maxLength: 500, 'x-multiline': true, description: 'Up to 500 characters; default empty.' }),
   enabled: Type.Boolean({ description: 'Default true. Setting false cancels the attempts still pending.' }),
 };
 const READ_ONLY = ['id', 'secret', 'disabled_reason', 'disabled_at', 'failing_since', 'created_at', 'updated_at'];

@@ -3,10 +3,11 @@
 import type { Store, Tx } from '../../storage/db.js';
 import type { PublicUserRow, UserRepository } from '../../storage/user-repository.js';
 import { UniqueViolation } from '../../storage/errors.js';
-import { DomainError, forbidden, notFound } from '../errors.js';
+import { DomainError, forbidden, invalid, notFound } from '../errors.js';
 import type { EventLog } from '../events/event-log.js';
 import { newId, type Clock } from '../ids.js';
-import { hashPassword } from '../auth/passwords.js';
+import { textProblem } from '../text.js';
+import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import { requireScope, type Principal, type Role } from '../auth/permissions.js';
 import { pageOf, pageWindow, type PageResult } from '../schemas/common.js';
 import type { User, UserCreate, UserListQuery, UserUpdate } from '../schemas/users.js';
@@ -16,9 +17,22 @@ export interface UserChangeListener {
   userChanged(userId: string): void;
 }
 
-/** Ends a user's dashboard sessions inside the transaction that sets a new password. */
+/** Ends a user's dashboard sessions (but `keep`, when given) inside the transaction that sets a new password. */
 export interface SessionEnder {
-  deleteForUser(tx: Tx, accountId: string, userId: string): Promise<number>;
+  deleteForUser(tx: Tx, accountId: string, userId: string, keep?: string): Promise<number>;
+}
+
+/** Sends a user a link to choose a password, inside the transaction that created or re-invites them (src/domain/auth/password-links.ts). */
+export interface Invitations {
+  /** Ends the user's earlier links; returns when the new one expires. */
+  invite(tx: Tx, accountId: string, inviterId: string, user: { id: string; email: string; role: string }): Promise<string>;
+}
+
+/** The answer to POST /v1/users/{id}/invite. */
+export interface InvitationSent {
+  user_id: string;
+  email: string;
+  expires_at: string;
 }
 
 export class UserService {
@@ -29,6 +43,7 @@ export class UserService {
     private readonly clock: Clock,
     private readonly listener: UserChangeListener,
     private readonly sessions: SessionEnder,
+    private readonly invitations: Invitations,
   ) {}
 
   async list(principal: Principal, query: UserListQuery): Promise<PageResult<User>> {
@@ -64,9 +79,46 @@ export class UserService {
       this.events.change(principal.accountId, async (tx, emit) => {
         await this.repo.insert(tx, row);
         emit('user.created', user);
+        // Without a password, the new user chooses one through an e-mailed link (§16).
+        if (row.password_hash === null) await this.invitations.invite(tx, principal.accountId, principal.userId, row);
       }),
     );
     return user as User;
+  }
+
+  /**
+   * Sends a fresh invitation (the earlier link stops working), under the rules of updating the
+   * user. A user who has chosen a password already is a 409: they use "Forgot password?".
+   */
+  async invite(principal: Principal, id: string): Promise<InvitationSent> {
+    requireScope(principal, 'users:write');
+    return this.events.change(principal.accountId, async (tx) => {
+      const target = await this.target(tx, principal, id);
+      if ((await this.repo.passwordHash(tx, principal.accountId, id)) !== null) {
+        throw new DomainError('conflict', 'This user has already chosen a password; they can reset it with "Forgot password?" on the sign-in page.');
+      }
+      const expiresAt = await this.invitations.invite(tx, principal.accountId, principal.userId, target);
+      return { user_id: target.id, email: target.email, expires_at: expiresAt };
+    });
+  }
+
+  /**
+   * A signed-in person changes their own password (the dashboard): the current one must match; the
+   * new one ends every other session of theirs. Without `users:write`, since it is one's own.
+   */
+  async changeOwnPassword(principal: Principal, sessionId: string, current: string, next: string): Promise<void> {
+    const stored = await this.store.run((db) => this.repo.passwordHash(db, principal.accountId, principal.userId));
+    if (!stored || !(await verifyPassword(current, stored))) {
+      throw invalid([{ field: 'current_password', code: 'invalid_value', message: 'This is not your current password.' }]);
+    }
+    const passwordHash = await hashPassword(next);
+    await this.events.change(principal.accountId, async (tx, emit) => {
+      const row = await this.repo.update(tx, principal.accountId, principal.userId, { password_hash: passwordHash, updated_at: this.clock().toISOString() });
+      if (!row) throw notFound('User');
+      await this.sessions.deleteForUser(tx, principal.accountId, principal.userId, sessionId);
+      emit('user.updated', row);
+    });
+    this.listener.userChanged(principal.userId);
   }
 
   async update(principal: Principal, id: string, input: UserUpdate): Promise<User> {
@@ -143,7 +195,7 @@ export function normaliseEmail(email: string): string {
 
 /** A pragmatic check (one @, no white space, a dot in the domain, a sane length), as most APIs do. */
 export function isEmailAddress(value: string): boolean {
-  return value.length <= 254 && /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(value);
+  return value.length <= 254 && textProblem(value) === undefined && /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(value);
 }
 
 export type { Role };

@@ -2,11 +2,12 @@
 // one worker, under a lease that lapses if that worker dies), and record how each ended — a
 // success, or a failure with the next attempt scheduled, or the endpoint disabled after a 410 or
 // three days of failures. The HTTP request itself is the worker's; no transaction ever waits on it.
-import type { Store } from '../../storage/db.js';
+import type { Store, Tx } from '../../storage/db.js';
 import type { AttemptOutcome, ClaimedAttempt, WebhookDeliveryRepository } from '../../storage/webhook-delivery-repository.js';
 import type { WebhookEndpointRepository } from '../../storage/webhook-endpoint-repository.js';
 import type { EventLog } from '../events/event-log.js';
 import { newId, type Clock } from '../ids.js';
+import type { Capacity, OutboxQueue } from '../outbox.js';
 import { WEBHOOK_PLANS } from './queue.js';
 import { nextAttemptAt } from './schedule.js';
 import { ENDPOINT_DISABLED } from './endpoints.js';
@@ -42,15 +43,12 @@ export interface AttemptResult {
   attemptedAt: Date;
 }
 
-/** How many attempts this worker may still start, in total and per endpoint. */
-export interface Capacity {
-  total: number;
-  freeFor(endpointId: string): number;
-  /** Endpoints that have no free slot here. */
-  saturated: string[];
+/** Told inside the transaction that disables an endpoint after failures, so the account hears of it (§16). */
+export interface EndpointDisabledListener {
+  endpointDisabled(tx: Tx, accountId: string, endpoint: { url: string; description: string }, reason: 'gone' | 'failing', at: string): Promise<void>;
 }
 
-export class DeliveryService {
+export class DeliveryService implements OutboxQueue<OutgoingAttempt, AttemptResult> {
   constructor(
     private readonly store: Store,
     private readonly endpoints: WebhookEndpointRepository,
@@ -58,9 +56,10 @@ export class DeliveryService {
     private readonly events: EventLog,
     private readonly clock: Clock,
     private readonly schedule: readonly number[],
+    private readonly disabled?: EndpointDisabledListener,
   ) {}
 
-  /** Claims due attempts within `capacity` under `lease` for `leaseMs`; returns those to send. */
+  /** Claims due attempts within `capacity` (partitioned by endpoint) under `lease` for `leaseMs`; returns those to send. */
   async claim(lease: string, leaseMs: number, capacity: Capacity): Promise<OutgoingAttempt[]> {
     if (capacity.total <= 0) return [];
     const now = this.clock();
@@ -158,6 +157,7 @@ export class DeliveryService {
           updated_at: nowIso,
         });
         await this.deliveries.cancelPending(tx, attempt.accountId, attempt.endpointId, ENDPOINT_DISABLED);
+        await this.disabled?.endpointDisabled(tx, attempt.accountId, endpoint, gone ? 'gone' : 'failing', nowIso);
       } else if (endpoint.failing_since === null) {
         await this.endpoints.markFailing(tx, attempt.accountId, attempt.endpointId, failingSince);
       }

@@ -19,9 +19,10 @@ import type {
   WebhookListQuery,
   WebhookUpdate,
 } from '../schemas/webhooks.js';
-import { WEBHOOK_PLANS, type DeliveryWake } from './queue.js';
+import type { Wake } from '../outbox.js';
+import { WEBHOOK_PLANS } from './queue.js';
 import { generateSecret } from './signature.js';
-import { resolveTarget, TargetRefused } from './targets.js';
+import { resolveTarget, systemResolver, TargetRefused, type Resolver } from './targets.js';
 
 /** Endpoints per account, as Stripe limits them, so one event never fans out without bound. */
 export const MAX_ENDPOINTS = 20;
@@ -45,7 +46,9 @@ export class WebhookService {
     private readonly events: EventLog,
     private readonly clock: Clock,
     private readonly allowPrivate: boolean,
-    private readonly wake: DeliveryWake,
+    /** Tells this process's delivery worker that an attempt was queued outside the event log (pings, retries). */
+    private readonly wake: Wake,
+    private readonly resolve: Resolver = systemResolver,
   ) {}
 
   async list(principal: Principal, query: WebhookListQuery): Promise<PageResult<WebhookEndpoint>> {
@@ -235,7 +238,7 @@ export class WebhookService {
   /** The URL as it will be stored, or 422 naming `url` with the reason. */
   private async checkUrl(text: string): Promise<string> {
     try {
-      return (await resolveTarget(text, this.allowPrivate)).url.href;
+      return (await resolveTarget(text, this.allowPrivate, this.resolve)).url.href;
     } catch (error) {
       if (!(error instanceof TargetRefused)) throw error;
       throw invalid([{ field: 'url', code: error.kind === 'malformed' ? 'invalid_format' : 'invalid_value', message: error.message }]);

@@ -16,19 +16,6 @@ export function subscribes(events: readonly string[], type: string): boolean {
   return events.includes('*') || events.includes(type);
 }
 
-/** Tells the delivery worker of this process that an attempt was queued outside the event log (pings, retries). */
-export class DeliveryWake {
-  private readonly listeners: (() => void)[] = [];
-
-  listen(listener: () => void): void {
-    this.listeners.push(listener);
-  }
-
-  notify(): void {
-    for (const listener of this.listeners) listener();
-  }
-}
-
 export class WebhookQueue implements EventSink {
   constructor(
     private readonly endpoints: WebhookEndpointRepository,

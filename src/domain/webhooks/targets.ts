@@ -6,6 +6,12 @@
 import { BlockList, isIP } from 'node:net';
 import { lookup } from 'node:dns/promises';
 
+/** Resolves a host name to every address it has (A and AAAA); injected, so tests can play a rebinding DNS. */
+export type Resolver = (hostname: string) => Promise<{ address: string; family: number }[]>;
+
+/** The system's resolver (getaddrinfo, as every other program on the host would resolve the name). */
+export const systemResolver: Resolver = (hostname) => lookup(hostname, { all: true, verbatim: true });
+
 export interface Target {
   url: URL;
   /** Checked addresses to connect to, IPv4 first; empty for an IP literal (it is its own address). */
@@ -97,10 +103,10 @@ function literalAddress(url: URL): string | undefined {
 }
 
 /**
- * Checks `text` and resolves its host; every address it resolves to must be public (unless
+ * Checks `text` and resolves its host, once; every address it resolves to must be public (unless
  * `allowPrivate`). Throws TargetRefused with the reason otherwise.
  */
-export async function resolveTarget(text: string, allowPrivate: boolean): Promise<Target> {
+export async function resolveTarget(text: string, allowPrivate: boolean, resolve: Resolver = systemResolver): Promise<Target> {
   const url = parseTargetUrl(text, allowPrivate);
   const literal = literalAddress(url);
   if (literal !== undefined) {
@@ -109,7 +115,7 @@ export async function resolveTarget(text: string, allowPrivate: boolean): Promis
   }
   let found: { address: string; family: number }[];
   try {
-    found = await lookup(url.hostname, { all: true, verbatim: true });
+    found = await resolve(url.hostname);
   } catch (error) {
     const code = (error as { code?: string }).code ?? 'error';
     throw new TargetRefused(`The host ${url.hostname} could not be resolved (${code}).`);

@@ -32,8 +32,10 @@ export function issueFormToken(request: FastifyRequest, reply: FastifyReply): st
 
 /** Throws 403 unless the submission came from one of this service's own pages in this browser. */
 export function checkFormToken(request: FastifyRequest, presented: unknown): void {
+  // Our pages send no referrer, and a browser then sends `Origin: null` on their form posts (Fetch
+  // standard): that says nothing either way, and the SameSite=Strict cookie below is what decides.
   const origin = request.headers.origin;
-  if (origin !== undefined && origin !== ownOrigin(request)) throw forbidden('Cross-site form submission refused.');
+  if (origin !== undefined && origin !== 'null' && origin !== ownOrigin(request)) throw forbidden('Cross-site form submission refused.');
   const expected = cookie(request, FORM_COOKIE);
   const ok =
     typeof presented === 'string' &&

@@ -1,7 +1,7 @@
 // Server-rendered HTML pages (OAuth sign-in and consent, the password pages), built with Preact's
 // renderer so that every value is escaped by construction. The pages run no script, load nothing
 // from anywhere (their one style sheet is inline, allowed by hash), cannot be framed and send no
-// referrer. They are not the API: no envelope, no rate-limit headers, and never cached.
+// referrer to other sites. They are not the API: no envelope, no rate-limit headers, never cached.
 import type { FastifyReply } from 'fastify';
 import type { ComponentChildren } from 'preact';
 import { renderToString } from 'preact-render-to-string';
@@ -16,6 +16,8 @@ export interface PageOptions {
    * (the OAuth consent's redirect to the app) must name that origin here.
    */
   formTargets?: string[];
+  /** Sends the browser on to this same-origin URL at once (a `<meta http-equiv="refresh">`: no script needed). */
+  refreshTo?: string;
 }
 
 /** The security headers of every server-rendered page. */
@@ -31,7 +33,9 @@ export function pageHeaders(formTargets: string[] = []): Record<string, string> 
     ].join('; '),
     'X-Frame-Options': 'DENY',
     'X-Content-Type-Options': 'nosniff',
-    'Referrer-Policy': 'no-referrer',
+    // Not no-referrer: under it browsers send `Origin: null` with a form's POST (Fetch §3.1), and the
+    // forms' CSRF check needs the real Origin. same-origin still sends nothing to other sites.
+    'Referrer-Policy': 'same-origin',
     'Cross-Origin-Opener-Policy': 'same-origin',
     'Cross-Origin-Resource-Policy': 'same-origin',
     'Cache-Control': 'no-store',
@@ -39,13 +43,14 @@ export function pageHeaders(formTargets: string[] = []): Record<string, string> 
 }
 
 /** The frame every page shares: one card with a heading. */
-export function Page(props: { title: string; children: ComponentChildren }) {
+export function Page(props: { title: string; refreshTo?: string; children: ComponentChildren }) {
   return (
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="no-referrer" />
+        <meta name="referrer" content="same-origin" />
+        {props.refreshTo !== undefined && <meta http-equiv="refresh" content={`0;url=${props.refreshTo}`} />}
         <title>{`${props.title} · Content Management Service`}</title>
         <style dangerouslySetInnerHTML={{ __html: PAGE_CSS }} />
       </head>
@@ -80,12 +85,20 @@ export function Message(props: { error?: string | null; notice?: string | null }
   return null;
 }
 
+/** `body` (the page's content, inside the shared frame) as a complete HTML document. */
+export function renderPage(options: PageOptions, body: ComponentChildren): string {
+  return `<!doctype html>${renderToString(
+    <Page title={options.title} refreshTo={options.refreshTo}>
+      {body}
+    </Page>,
+  )}`;
+}
+
 /** Sends `body` (the page's content, inside the shared frame) as a complete HTML document. */
 export function sendPage(reply: FastifyReply, options: PageOptions, body: ComponentChildren): FastifyReply {
-  const html = `<!doctype html>${renderToString(<Page title={options.title}>{body}</Page>)}`;
   return reply
     .code(options.status ?? 200)
     .headers(pageHeaders(options.formTargets))
     .type('text/html; charset=utf-8')
-    .send(html);
+    .send(renderPage(options, body));
 }

@@ -17,7 +17,7 @@ p { margin:0 0 .75rem; }
 label { font-weight:600; }
 input { font:inherit; color:var(--ink); background:#fff; border:1px solid #7b8794; border-radius:6px; padding:.5rem .6rem; min-height:44px; }
 :focus-visible { outline:3px solid var(--accent); outline-offset:2px; }
-.actions { display:flex; flex-wrap:wrap; gap:.5rem; margin-top:1rem; }
+.actions { display:flex; flex-wrap:wrap; gap:.5rem; margin:1rem 0 .75rem; }
 button { font:inherit; min-height:44px; padding:.5rem 1rem; border-radius:6px; border:1px solid var(--accent); background:#fff; color:var(--accent); cursor:pointer; }
 button.primary { background:var(--accent); color:#fff; }
 ul.scopes { padding-left:1.25rem; margin:0 0 .75rem; }

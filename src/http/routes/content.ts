@@ -3,45 +3,45 @@ import Type from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ContentService } from '../../domain/content/content.js';
 import { One, Page } from '../../domain/schemas/common.js';
-import { ContentCreate, ContentItem, ContentListItem, ContentListQuery, ContentUpdate } from '../../domain/schemas/content.js';
+import { ContentCreate, ContentGetQuery, ContentItem, ContentListItem, ContentListQuery, ContentPagination, ContentUpdate, RenderedContentItem } from '../../domain/schemas/content.js';
 import { errorResponses, needs } from '../schemas.js';
 import { etag, parseIfMatch } from '../preconditions.js';
 
-const IdParams = Type.Object({ id: Type.String({ description: 'The content item id.' }) });
-const IfMatchHeaders = Type.Object({ 'if-match': Type.Optional(Type.String({ description: 'An ETag from an earlier response; 412 when it no longer matches.' })) });
-const tags = ['Content'];
-/** Archive takes no fields: the body may be omitted or `{}`, and anything in it is rejected. */
-const NoFields = Type.Object({}, { additionalProperties: false, 'x-optional-body': true, description: 'Optional; no fields.' });
+import { changed, created, IdParams, IfMatchHeaders, NoFields, send, tags } from './content-params.js';
+import { revisionRoutes } from './content-revisions.js';
 
 export function contentRoutes(content: ContentService): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get('/content', {
       schema: {
-        operationId: 'listContent', summary: 'List content items', description: 'Newest first (created_at, then id, descending). The body is not included; fetch an item for it.', tags, ...needs('content:read'),
+        operationId: 'listContent', summary: 'List, search and sort content items',
+        description:
+          'Newest first by default (created_at, then id, descending); q searches, sort orders. Page with limit and offset, or follow ' +
+          'pagination.next_cursor with cursor (stable while items are created and deleted). The body is not included; fetch an item for it.',
+        tags, ...needs('content:read'),
         querystring: ContentListQuery,
-        response: { 200: Page(ContentListItem), ...errorResponses(400, 403) },
+        response: { 200: Page(ContentListItem, ContentPagination), ...errorResponses(400, 403) },
       },
     }, async (request) => content.list(request.principal!, request.query));
 
     app.post('/content', {
+      config: { responseOf: created },
       schema: {
         operationId: 'createContent', summary: 'Create a content item', tags, ...needs('content:write'),
         body: ContentCreate,
         response: { 201: One(ContentItem), ...errorResponses(400, 403, 413, 415, 422) },
       },
-    }, async (request, reply) => {
-      const item = await content.create(request.principal!, request.body);
-      return reply.code(201).header('Location', `/v1/content/${item.id}`).header('ETag', etag(item.version)).send({ data: item });
-    });
+    }, async (request, reply) => send(reply, created(await content.create(request.principal!, request.body))));
 
     app.get('/content/:id', {
       schema: {
         operationId: 'getContent', summary: 'Get one content item, with its body', tags, ...needs('content:read'),
-        params: IdParams,
-        response: { 200: One(ContentItem), ...errorResponses(403, 404) },
+        description: 'render=html adds content_html: the Markdown body as sanitized HTML, rendered once per version.',
+        params: IdParams, querystring: ContentGetQuery,
+        response: { 200: One(RenderedContentItem), ...errorResponses(400, 403, 404) },
       },
     }, async (request, reply) => {
-      const item = await content.get(request.principal!, request.params.id);
+      const item = await content.get(request.principal!, request.params.id, request.query);
       return reply.header('ETag', etag(item.version)).send({ data: item });
     });
 
@@ -51,21 +51,16 @@ export function contentRoutes(content: ContentService): FastifyPluginAsyncTypebo
         params: IdParams, headers: IfMatchHeaders, body: ContentUpdate,
         response: { 200: One(ContentItem), ...errorResponses(400, 403, 404, 412, 413, 415, 422) },
       },
-    }, async (request, reply) => {
-      const item = await content.update(request.principal!, request.params.id, request.body, parseIfMatch(request.headers['if-match']));
-      return reply.header('ETag', etag(item.version)).send({ data: item });
-    });
+    }, async (request, reply) => send(reply, changed(await content.update(request.principal!, request.params.id, request.body, parseIfMatch(request.headers['if-match'])))));
 
     app.post('/content/:id/archive', {
+      config: { responseOf: changed },
       schema: {
         operationId: 'archiveContent', summary: 'Archive a content item', description: 'Archiving an archived item succeeds and changes nothing.', tags, ...needs('content:write'),
         params: IdParams, headers: IfMatchHeaders, body: NoFields,
         response: { 200: One(ContentItem), ...errorResponses(403, 404, 412, 415, 422) },
       },
-    }, async (request, reply) => {
-      const item = await content.archive(request.principal!, request.params.id, parseIfMatch(request.headers['if-match']));
-      return reply.header('ETag', etag(item.version)).send({ data: item });
-    });
+    }, async (request, reply) => send(reply, changed(await content.archive(request.principal!, request.params.id, parseIfMatch(request.headers['if-match'])))));
 
     app.delete('/content/:id', {
       schema: {
@@ -77,5 +72,7 @@ export function contentRoutes(content: ContentService): FastifyPluginAsyncTypebo
       await content.remove(request.principal!, request.params.id, parseIfMatch(request.headers['if-match']));
       return reply.code(204).send(null);
     });
+
+    await app.register(revisionRoutes(content));
   };
 }

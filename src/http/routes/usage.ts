@@ -15,7 +15,7 @@ export function usageRoutes(usage: UsageService): FastifyPluginAsyncTypebox {
           'Any key of the account may read it; it counts toward the hourly limit and the quota like any request. ' +
           'Admins and owners see the usage of every key, other users that of their own keys.',
         tags: ['Usage'],
-        security: [{ apiKey: [] }],
+        security: [{ apiKey: [] }, { oauth2: [] }],
         response: { 200: One(Usage), ...errorResponses() },
       },
     // rateLimit is absent with RATE_LIMITS=off: the report then shows rate_limit: null.

@@ -3,8 +3,8 @@ import Type from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { UserService } from '../../domain/users/users.js';
 import { One, Page } from '../../domain/schemas/common.js';
-import { User, UserCreate, UserListQuery, UserUpdate } from '../../domain/schemas/users.js';
-import { errorResponses, needs } from '../schemas.js';
+import { Invitation, User, UserCreate, UserListQuery, UserUpdate } from '../../domain/schemas/users.js';
+import { errorResponses, needs, NoFields } from '../schemas.js';
 
 const IdParams = Type.Object({ id: Type.String({ description: 'The user id.' }) });
 const tags = ['Users'];
@@ -21,7 +21,9 @@ export function userRoutes(users: UserService): FastifyPluginAsyncTypebox {
 
     app.post('/users', {
       schema: {
-        operationId: 'createUser', summary: 'Add a user to the account', description: 'Admins may add users up to admin; only owners add owners.', tags, ...needs('users:write'),
+        operationId: 'createUser', summary: 'Add a user to the account',
+        description: 'Admins may add users up to admin; only owners add owners. Without `password`, the user is e-mailed an invitation: a link to choose a password, valid 7 days (docs/email.md).',
+        tags, ...needs('users:write'),
         body: UserCreate,
         response: { 201: One(User), ...errorResponses(400, 403, 409, 413, 415, 422) },
       },
@@ -45,6 +47,18 @@ export function userRoutes(users: UserService): FastifyPluginAsyncTypebox {
         response: { 200: One(User), ...errorResponses(400, 403, 404, 409, 413, 415, 422) },
       },
     }, async (request) => ({ data: await users.update(request.principal!, request.params.id, request.body) }));
+
+    app.post('/users/:id/invite', {
+      schema: {
+        operationId: 'inviteUser', summary: 'Send a user a fresh invitation',
+        description:
+          'E-mails a new link to choose a password, valid 7 days; earlier links stop working. Who may: as for changing the user. ' +
+          'A user who has chosen a password already gets 409 (they use "Forgot password?").',
+        tags, ...needs('users:write'),
+        params: IdParams, body: NoFields,
+        response: { 202: One(Invitation), ...errorResponses(403, 404, 409, 415, 422) },
+      },
+    }, async (request, reply) => reply.code(202).send({ data: await users.invite(request.principal!, request.params.id) }));
 
     app.delete('/users/:id', {
       schema: {

@@ -12,15 +12,13 @@ import {
   WebhookListQuery,
   WebhookUpdate,
 } from '../../domain/schemas/webhooks.js';
-import { errorResponses, needs } from '../schemas.js';
+import { errorResponses, needs, NoFields } from '../schemas.js';
 
 const IdParams = Type.Object({ id: Type.String({ description: 'The endpoint id (wh_…).' }) });
 const DeliveryParams = Type.Object({
   id: Type.String({ description: 'The endpoint id (wh_…).' }),
   delivery_id: Type.String({ description: 'A delivery record id (whd_…).' }),
 });
-/** Actions without fields: the body may be omitted or `{}`, and anything in it is rejected. */
-const NoFields = Type.Object({}, { additionalProperties: false, 'x-optional-body': true, description: 'Optional; no fields.' });
 const tags = ['Webhooks'];
 const scope = needs('webhooks:write');
 

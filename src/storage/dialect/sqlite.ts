@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { SqliteDialect } from 'kysely';
-import { UniqueViolation } from '../errors.js';
+import { StoreUnavailable, UniqueViolation } from '../errors.js';
 
 export function sqliteDialect(file: string): SqliteDialect {
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -44,6 +44,13 @@ function withStatementCache(db: SQLite.Database, size = 500): SQLite.Database {
   });
 }
 
+/**
+ * Result codes (extended ones included, such as SQLITE_IOERR_FSYNC) that mean the file cannot be
+ * used now, whatever the statement: another process holds the lock past busy_timeout, the disk
+ * fails or is full, the file cannot be opened.
+ */
+const UNAVAILABLE = /^SQLITE_(?:BUSY|LOCKED|IOERR|FULL|CANTOPEN|NOMEM|PROTOCOL)(?:_|$)/;
+
 export function translateSqliteError(error: unknown): unknown {
   const e = error as { code?: string; message?: string };
   if (e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
@@ -51,5 +58,6 @@ export function translateSqliteError(error: unknown): unknown {
     const column = /failed: (\S+)/.exec(e.message ?? '')?.[1];
     return new UniqueViolation(column, error);
   }
+  if (e?.code !== undefined && UNAVAILABLE.test(e.code)) return new StoreUnavailable(error);
   return error;
 }

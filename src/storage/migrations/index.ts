@@ -7,6 +7,11 @@ import { events } from './003-events.js';
 import { usage } from './004-usage.js';
 import { webhooks } from './005-webhooks.js';
 import { dashboard } from './006-dashboard.js';
+import { oauth } from './007-oauth.js';
+import { mail } from './008-mail.js';
+import { contentSearch } from './009-content-search.js';
+import { contentRevisions } from './010-content-revisions.js';
+import { idempotencyKeys } from './011-idempotency-keys.js';
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return {
@@ -18,6 +23,11 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '004-usage': usage(dialect),
         '005-webhooks': webhooks(dialect),
         '006-dashboard': dashboard(dialect),
+        '007-oauth': oauth(dialect),
+        '008-mail': mail(dialect),
+        '009-content-search': contentSearch(dialect),
+        '010-content-revisions': contentRevisions(dialect),
+        '011-idempotency-keys': idempotencyKeys(dialect),
       };
     },
   };

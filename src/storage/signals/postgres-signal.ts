@@ -3,17 +3,19 @@
 // every instance listening on the same database, this one included.
 import pg from 'pg';
 import { sql } from 'kysely';
+import { BackOff } from '../back-off.js';
 import type { Tx } from '../db.js';
 import { Listeners, type EventSignal, type SignalListener } from '../event-signal.js';
 
 const CHANNEL = 'cms_events';
-const RECONNECT_MS = 1000;
 
 export class PostgresEventSignal implements EventSignal {
   private readonly listeners = new Listeners();
   private client: pg.Client | undefined;
   private closed = false;
   private timer: NodeJS.Timeout | undefined;
+  /** Reconnection waits 100 ms doubling to 1 s: back within about a second of the database's return. */
+  private readonly backOff = new BackOff();
 
   constructor(
     private readonly url: string,
@@ -47,18 +49,24 @@ export class PostgresEventSignal implements EventSignal {
     });
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client));
+    // Current from the start, so that a connection lost right after LISTEN is noticed (and close() ends it).
+    this.client = client;
     try {
       await client.connect();
       await client.query(`LISTEN ${CHANNEL}`);
+      this.backOff.reset();
     } catch (error) {
+      if (this.client === client) this.client = undefined;
       client.removeAllListeners('end').removeAllListeners('error').on('error', () => {});
       await client.end().catch(() => {});
       throw error;
     }
-    this.client = client;
   }
 
-  /** Signals sent while disconnected are lost; readers also poll, so those events only arrive later. */
+  /**
+   * Signals sent while disconnected are lost; readers also poll, so those events only arrive later.
+   * The loss is reported once; the attempts to reconnect are not (the store reports the outage).
+   */
   private lost(client: pg.Client, error?: unknown): void {
     if (this.client !== client) return;
     this.client = undefined;
@@ -71,10 +79,7 @@ export class PostgresEventSignal implements EventSignal {
     if (this.closed || this.timer) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      this.connect().catch((error: unknown) => {
-        this.onError(error);
-        this.reconnectLater();
-      });
-    }, RECONNECT_MS);
+      this.connect().catch(() => this.reconnectLater());
+    }, this.backOff.next());
   }
 }

@@ -21,7 +21,15 @@ export class RedisEventSignal implements EventSignal {
     const options = { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false };
     this.publisher = new Redis(url, options);
     this.subscriber = new Redis(url, { ...options, maxRetriesPerRequest: null, enableOfflineQueue: true });
-    for (const client of [this.publisher, this.subscriber]) client.on('error', (error) => this.onError(error));
+    // ioredis reports every failed reconnection; an outage is reported once, until it connects again.
+    for (const client of [this.publisher, this.subscriber]) {
+      let down = false;
+      client.on('error', (error) => {
+        if (!down) this.onError(error);
+        down = true;
+      });
+      client.on('ready', () => (down = false));
+    }
     this.subscriber.on('message', (_channel: string, message: string) => {
       const [accountId, seq] = message.split(' ');
       if (accountId && seq) this.listeners.deliver(accountId, Number(seq));

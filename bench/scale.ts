@@ -1,0 +1,298 @@
+// `npm run bench:scale` (also the last step of `npm run bench`): the content API at 10,000 and at
+// 1,000,000 items (10 accounts), on SQLite and on PostgreSQL. Each store is seeded by bulk insert,
+// the product server (as `npm start` runs it) is started on it, and every read of issue 14 is
+// measured at 50 connections, then a create; the 1M figures are compared with the 10k ones and the
+// table goes into docs/benchmarks.md. The list page cache is off (LIST_CACHE_ENTRIES=0), so each
+// request is answered by the store, which is what a store this size is meant to prove.
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type autocannon from 'autocannon';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { openStore, type StoreConfig } from '../src/storage/db.js';
+import { encodeCursor } from '../src/domain/content/list-request.js';
+import { cleanEnv, freePort, REPO_ROOT, RssSampler, startChild, waitUntilReady, productArgs } from './processes.js';
+import { CONNECTIONS, measure, WARMUP_SECONDS, type Measurement, type Scenario } from './scenarios.js';
+import { ACCOUNTS, seedScale, type Seeded } from './scale-seed.js';
+import { machine, writeSection } from './report.js';
+import type { SeedAccount } from './seed.js';
+import { explain, type PlanCase } from './plans.js';
+import { searchWords, type SearchWords } from '../src/storage/content-search.js';
+import type { Position } from '../src/storage/content-sort.js';
+
+type StoreKind = 'sqlite' | 'postgres';
+const MB = 1024 * 1024;
+const READ_P99_GOAL = 20;
+const GROWTH_GOAL = 1.5;
+
+function options() {
+  const { values } = parseArgs({
+    options: {
+      duration: { type: 'string', default: '10' },
+      stores: { type: 'string', default: 'sqlite,postgres' },
+      sizes: { type: 'string', default: '10000,1000000' },
+      'no-build': { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  const duration = Number(values.duration);
+  if (!Number.isInteger(duration) || duration < 1) throw new Error('--duration must be a whole number of seconds (1 or more)');
+  const stores = values.stores.split(',') as StoreKind[];
+  if (stores.some((s) => s !== 'sqlite' && s !== 'postgres')) throw new Error('--stores is a list of sqlite and postgres');
+  const sizes = values.sizes.split(',').map(Number);
+  if (sizes.some((n) => !Number.isInteger(n) || n < ACCOUNTS * 100)) throw new Error(`--sizes are whole numbers of items, at least ${ACCOUNTS * 100}`);
+  return { duration, stores, sizes, build: !values['no-build'] };
+}
+
+/** What the scenarios need from a seeded store. */
+interface Fixture {
+  accounts: SeedAccount[];
+  seeded: Seeded;
+  /** Per account: cursors into the middle of its newest-first list (page 5,000 of 10 at 1M). */
+  middle: string[][];
+  /** The first account's middle position, for the plans. */
+  position: Position;
+  /** Items to read one by one, with their account. */
+  items: { id: string; account: number }[];
+}
+
+/** Cycles through `count` variants, each request with its account's key. */
+function rotating(count: number, vary: (n: number) => { account: SeedAccount; path: string; method?: string; body?: string }): autocannon.Request {
+  let n = 0;
+  return {
+    method: 'GET',
+    setupRequest: (request) => {
+      const v = vary(n++ % count);
+      return { ...request, method: (v.method ?? 'GET') as 'GET', path: v.path, body: v.body, headers: { ...request.headers, authorization: `Bearer ${v.account.key}`, ...(v.body ? { 'content-type': 'application/json' } : {}) } };
+    },
+  };
+}
+
+function scenarios(f: Fixture): Scenario[] {
+  const { accounts, seeded } = f;
+  const { vocabulary, specific } = seeded.corpus;
+  const account = (n: number) => accounts[n % ACCOUNTS]!;
+  const q = (text: string) => encodeURIComponent(text);
+  // Words of rank 300–700: each in 1–2 % of items. Words of rank 1–20: in most items.
+  const common = vocabulary.slice(300, 700);
+  const frequent = vocabulary.slice(0, 20);
+  const read = (name: string, request: string, count: number, vary: (n: number) => { account: SeedAccount; path: string }): Scenario => ({ name, request, requests: [rotating(count, vary)] });
+  return [
+    read('list', 'GET /v1/content?limit=10', ACCOUNTS, (n) => ({ account: account(n), path: '/v1/content?limit=10' })),
+    read('list filtered', 'GET /v1/content?type=blog&status=published&limit=10', ACCOUNTS, (n) => ({ account: account(n), path: '/v1/content?type=blog&status=published&limit=10' })),
+    read('deep page', 'GET /v1/content?cursor=<middle of the account>&limit=10', ACCOUNTS * 20, (n) => ({
+      account: account(n),
+      path: `/v1/content?cursor=${encodeURIComponent(f.middle[n % ACCOUNTS]![Math.floor(n / ACCOUNTS) % 20]!)}&limit=10`,
+    })),
+    read('search 1 word', 'GET /v1/content?q=<specific word>', specific.length * ACCOUNTS, (n) => ({ account: account(n), path: `/v1/content?q=${q(specific[n % specific.length]!)}` })),
+    read('search 2 words', 'GET /v1/content?q=<frequent word> <specific word>', specific.length * ACCOUNTS, (n) => ({
+      account: account(n),
+      path: `/v1/content?q=${q(`${frequent[n % frequent.length]} ${specific[(n * 7) % specific.length]}`)}`,
+    })),
+    read('search common', 'GET /v1/content?q=<word in 1–2 % of items>', common.length * ACCOUNTS, (n) => ({ account: account(n), path: `/v1/content?q=${q(common[n % common.length]!)}` })),
+    read('sort by title', 'GET /v1/content?sort=title&limit=10', ACCOUNTS, (n) => ({ account: account(n), path: '/v1/content?sort=title&limit=10' })),
+    read('get one', 'GET /v1/content/{id}', f.items.length, (n) => ({ account: accounts[f.items[n]!.account]!, path: `/v1/content/${f.items[n]!.id}` })),
+    {
+      name: 'create',
+      request: 'POST /v1/content',
+      requests: [
+        rotating(ACCOUNTS * vocabulary.length, (n) => ({
+          account: account(n),
+          method: 'POST',
+          path: '/v1/content',
+          body: JSON.stringify({ title: `Benchmark ${vocabulary[n % vocabulary.length]}`, type: 'blog', content: `Created by the benchmark: ${vocabulary.slice(n % 7000, (n % 7000) + 40).join(' ')}.`, status: 'published' }),
+        })),
+      ],
+    },
+  ];
+}
+
+/** One list query per read scenario (the search ones with a word of its kind), for EXPLAIN. */
+function planCases(f: Fixture): PlanCase[] {
+  const { vocabulary, specific } = f.seeded.corpus;
+  const newest = [{ field: 'created_at' as const, desc: true }];
+  const relevance = [{ field: 'relevance' as const, desc: true }, ...newest];
+  const base = { filter: {}, order: newest, limit: 10, offset: 0 };
+  const words = (q: string): SearchWords => searchWords(q)!;
+  return [
+    { name: 'list', query: base },
+    { name: 'list filtered', query: { ...base, filter: { type: 'blog', status: 'published' } } },
+    { name: 'deep page', query: { ...base, after: f.position } },
+    { name: 'search 1 word', query: { ...base, order: relevance }, words: words(specific[0]!) },
+    { name: 'search 2 words', query: { ...base, order: relevance }, words: words(`${vocabulary[0]} ${specific[1]}`) },
+    { name: 'search common', query: { ...base, order: relevance }, words: words(vocabulary[400]!) },
+    { name: 'sort by title', query: { ...base, order: [{ field: 'title', desc: false }] } },
+  ];
+}
+
+/** The store's size on disk: the SQLite file (WAL checkpointed) or the PostgreSQL database. */
+async function storeBytes(store: StoreConfig): Promise<number> {
+  if (store.kind === 'sqlite') {
+    const sizes = await Promise.all(['', '-wal'].map((suffix) => fs.stat(store.file + suffix).then((s) => s.size, () => 0)));
+    return sizes.reduce((a, b) => a + b, 0);
+  }
+  const opened = openStore(store);
+  try {
+    const { rows } = await sql<{ size: number }>`SELECT pg_database_size(current_database()) AS size`.execute(opened.db);
+    return Number(rows[0]!.size);
+  } finally {
+    await opened.close();
+  }
+}
+
+/** Cursors into the middle of each account's list, and items to read, straight from the store. */
+async function fixture(store: StoreConfig, seeded: Seeded, items: number): Promise<Fixture> {
+  const opened = openStore(store);
+  try {
+    const middle: string[][] = [];
+    const positions: Position[] = [];
+    const perAccount = items / ACCOUNTS;
+    for (const account of seeded.accounts) {
+      const rows = await opened.db.selectFrom('content').select(['id', 'created_at']).where('account_id', '=', account.accountId)
+        .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(20).offset(Math.floor(perAccount / 2)).execute();
+      const request = { filter: {}, order: [{ field: 'created_at' as const, desc: true }], limit: 10, offset: 0 };
+      middle.push(rows.map((row) => encodeCursor(account.accountId, request, { values: [row.created_at], id: row.id })));
+      positions.push({ values: [rows[0]!.created_at], id: rows[0]!.id });
+    }
+    const sample = await opened.db.selectFrom('content').select(['id', 'account_id']).orderBy(sql`random()`).limit(10_000).execute();
+    const index = new Map(seeded.accounts.map((a, i) => [a.accountId, i]));
+    return { accounts: seeded.accounts, seeded, middle, position: positions[0]!, items: sample.map((row) => ({ id: row.id, account: index.get(row.account_id)! })) };
+  } finally {
+    await opened.close();
+  }
+}
+
+interface SizeRun {
+  store: StoreKind;
+  items: number;
+  seedSeconds: number;
+  bytes: number;
+  results: Measurement[];
+  /** How the store answers each read (EXPLAIN), by scenario. */
+  plans: Map<string, string>;
+}
+
+async function runSize(kind: StoreKind, items: number, duration: number, log: (line: string) => void): Promise<SizeRun> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'cms-scale-'));
+  const admin = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const database = `cms_scale_${randomBytes(4).toString('hex')}`;
+  const adminQuery = async (text: string) => {
+    const client = new pg.Client({ connectionString: admin });
+    await client.connect();
+    try {
+      await client.query(text);
+    } finally {
+      await client.end();
+    }
+  };
+  let url: string | undefined;
+  if (kind === 'postgres') {
+    await adminQuery(`CREATE DATABASE ${database}`);
+    const u = new URL(admin);
+    u.pathname = `/${database}`;
+    url = u.toString();
+  }
+  const store: StoreConfig = url ? { kind: 'postgres', url } : { kind: 'sqlite', file: path.join(dataDir, 'cms.sqlite') };
+  const env = cleanEnv({ DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_LEVEL: 'warn', LIST_CACHE_ENTRIES: '0', ...(url ? { DATABASE_URL: url } : {}) });
+  let server: ReturnType<typeof startChild> | undefined;
+  let sampler: RssSampler | undefined;
+  try {
+    log(`  seeding ${items.toLocaleString('en')} items over ${ACCOUNTS} accounts (${kind}) ...`);
+    const seeded = await seedScale(env, store, items, log);
+    const bytes = await storeBytes(store);
+    log(`  seeded in ${seeded.seconds.toFixed(0)} s; store ${(bytes / MB).toFixed(0)} MB`);
+    const f = await fixture(store, seeded, items);
+    const plans = await explain(store, seeded.accounts[0]!.accountId, planCases(f));
+    for (const [name, plan] of plans) log(`    plan of ${name}: ${plan}`);
+    const port = await freePort();
+    const base = `https://127.0.0.1:${port}`;
+    server = startChild('product server', productArgs(), { ...env, PORT: String(port) });
+    await waitUntilReady(server, `${base}/readyz`);
+    sampler = new RssSampler(server.pid);
+    const ca = await fs.readFile(path.join(dataDir, 'tls-cert.pem'), 'utf8');
+    const results: Measurement[] = [];
+    for (const scenario of scenarios(f)) {
+      const m = await measure(scenario, 'product', { url: base, pid: server.pid, ca, sampler, duration });
+      results.push(m);
+      const bad = m.failures > 0 ? `  !! ${m.failures} non-2xx/errors` : '';
+      log(`    ${scenario.name.padEnd(15)} ${Math.round(m.rps).toString().padStart(6)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms  CPU ${m.cpuMsPerRequest.toFixed(2)} ms/req${bad}`);
+    }
+    return { store: kind, items, seedSeconds: seeded.seconds, bytes, results, plans };
+  } finally {
+    sampler?.stop();
+    await server?.stop();
+    if (kind === 'postgres') await adminQuery(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch((e: unknown) => console.error('cleanup:', e));
+    await fs.rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+function report(runs: SizeRun[], duration: number, loadBefore: number): { text: string; misses: string[] } {
+  const misses: string[] = [];
+  const lines = [
+    'Command: `npm run bench:scale` (also the last step of `npm run bench`)',
+    `Date: ${new Date().toISOString()}`,
+    `Machine: ${machine()}; 1-minute load average before the run: ${loadBefore.toFixed(2)}${loadBefore > 0.5 ? ' (other work was running: every figure is pessimistic)' : ''}`,
+    `Settings: ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up then ${duration} s per scenario; product = \`node ${productArgs().join(' ')}\`, LOG_LEVEL=warn, ` +
+      'LIST_CACHE_ENTRIES=0 (every list read from the store); requests rotate over the 10 accounts (and over ids, cursors and words).',
+    '',
+  ];
+  for (const kind of ['sqlite', 'postgres'] as const) {
+    const mine = runs.filter((r) => r.store === kind).sort((a, b) => a.items - b.items);
+    if (mine.length === 0) continue;
+    const [small, large] = [mine[0]!, mine[mine.length - 1]!];
+    lines.push(`### ${kind === 'sqlite' ? 'SQLite' : 'PostgreSQL'}`, '');
+    lines.push(mine.map((r) => `${r.items.toLocaleString('en')} items: seeded in ${r.seedSeconds.toFixed(0)} s, store ${(r.bytes / MB).toFixed(0)} MB`).join('; ') + '.', '');
+    const sizes = mine.map((r) => r.items.toLocaleString('en'));
+    lines.push(`| scenario | request | ${sizes.map((s) => `${s}: req/s · p50 · p99 (ms)`).join(' | ')} | p99 ${sizes.at(-1)} ÷ ${sizes[0]} | p99 ≤ ${READ_P99_GOAL} ms · growth ≤ ${GROWTH_GOAL}× |`);
+    lines.push(`|---|---|${sizes.map(() => '---:').join('|')}|---:|---|`);
+    for (const m of small.results) {
+      const row = mine.map((r) => r.results.find((x) => x.scenario.name === m.scenario.name)!);
+      const growth = row.at(-1)!.p99 / Math.max(m.p99, 1);
+      const fast = row.every((x) => x.p99 <= READ_P99_GOAL);
+      const flat = growth <= GROWTH_GOAL;
+      const isRead = m.scenario.name !== 'create';
+      if (isRead && !(fast && flat)) misses.push(`${kind} ${m.scenario.name} (${[fast ? '' : 'p99', flat ? '' : 'growth'].filter(Boolean).join(', ')})`);
+      const cells = row.map((x) => `${Math.round(x.rps)} · ${x.p50} · ${x.p99}${x.failures ? ` (!! ${x.failures} errors)` : ''}`);
+      const verdict = isRead ? `${fast ? 'PASS' : 'MISS'} · ${flat ? 'PASS' : 'MISS'}` : '(write)';
+      lines.push(`| ${m.scenario.name} | \`${m.scenario.request}\` | ${cells.join(' | ')} | ${growth.toFixed(2)} | ${verdict} |`);
+    }
+    if (large === small) lines.push('', '(one size only: no growth figure)');
+    lines.push('', `How the store answers each read at ${large.items.toLocaleString('en')} items (EXPLAIN of the statements, scan and sort steps):`, '');
+    for (const [name, plan] of large.plans) lines.push(`- ${name}: ${plan.replace(/\|/g, '\\|')}`);
+    lines.push('');
+  }
+  lines.push(`Targets (reads): p99 ≤ ${READ_P99_GOAL} ms at ${CONNECTIONS} connections, and the largest store's p99 ≤ ${GROWTH_GOAL} × the smallest's. ${misses.length ? `Missed: ${misses.join(', ')}.` : 'All met.'}`);
+  return { text: lines.join('\n'), misses };
+}
+
+async function main(): Promise<void> {
+  const { duration, stores, sizes, build } = options();
+  const started = Date.now();
+  const loadBefore = os.loadavg()[0] ?? 0;
+  if (build) {
+    console.log('Building (npm run build)...');
+    execFileSync('npm', ['run', 'build', '--silent'], { cwd: REPO_ROOT, stdio: 'inherit' });
+  }
+  const runs: SizeRun[] = [];
+  for (const kind of stores) {
+    for (const items of sizes) {
+      console.log(`${kind}, ${items.toLocaleString('en')} items:`);
+      runs.push(await runSize(kind, items, duration, (line) => console.log(line)));
+    }
+  }
+  const { text, misses } = report(runs, duration, loadBefore);
+  console.log(`\n${text}\n`);
+  writeSection('<!-- bench:scale:start -->', '<!-- bench:scale:end -->', text);
+  const failed = runs.flatMap((r) => r.results.filter((m) => m.failures > 0).map((m) => `${r.store} ${r.items} ${m.scenario.name}`));
+  if (failed.length) throw new Error(`scenarios with non-2xx responses or errors: ${failed.join(', ')}`);
+  console.log(`Wrote docs/benchmarks.md; ${misses.length ? `${misses.length} target(s) missed` : 'every target met'}; done in ${Math.round((Date.now() - started) / 1000)} s.`);
+}
+
+main().catch((error: unknown) => {
+  console.error(`bench:scale: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+});
