@@ -6,15 +6,17 @@ import { openServices } from '../services.js';
 import { ConfigError, loadConfig, PLANS, type Plan } from '../config.js';
 import { DomainError } from '../domain/errors.js';
 import { openStore } from '../storage/db.js';
+import { CliUsageError, describeClientError, PartialFailure, runContent } from './content.js';
 
 const USAGE = `Usage:
+  cms content …   (talks to a running service over HTTPS; \`cms content help\` lists its commands)
   cms accounts create --email <e> [--name <n>] [--plan free|basic|pro|enterprise] [--rate-limit <per hour>] [--quota <per month>]
   cms accounts plan --account <id> --plan <plan> [--rate-limit N] [--quota N]
   cms keys create --user <user id or e-mail> [--name <n>] [--scopes a,b]
   cms users set-password --user <user id or e-mail>   (the password on standard input, or none to generate one)
   cms migrate`;
 
-class UsageError extends Error {}
+class UsageError extends CliUsageError {}
 
 function positiveInt(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -44,6 +46,8 @@ async function passwordFromStdin(): Promise<string | undefined> {
 
 async function run(argv: string[]): Promise<unknown> {
   const [group, action, ...rest] = argv;
+  // Content commands are a client of a running service (CMS_URL, CMS_API_KEY), never of the database.
+  if (group === 'content') return runContent(argv.slice(1));
   const { values } = parseArgs({
     args: rest,
     strict: true,
@@ -110,11 +114,20 @@ async function run(argv: string[]): Promise<unknown> {
 
 run(process.argv.slice(2)).then(
   (result) => {
+    if (result instanceof PartialFailure) {
+      process.stdout.write(`${JSON.stringify(result.output, null, 2)}\n`);
+      console.error(`cms: ${result.message}`);
+      process.exitCode = 1;
+      return;
+    }
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   },
   (error: unknown) => {
-    if (error instanceof UsageError || (error instanceof TypeError && (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS'))) {
-      console.error(`cms: ${error.message}\n\n${USAGE}`);
+    const client = describeClientError(error);
+    if (client !== undefined) {
+      console.error(`cms: ${client}`);
+    } else if (error instanceof CliUsageError || (error instanceof TypeError && (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS'))) {
+      console.error(`cms: ${error.message}\n\n${error instanceof CliUsageError && error.usage ? error.usage : USAGE}`);
     } else if (error instanceof ConfigError) {
       console.error(`cms: configuration error: ${error.message}`);
     } else if (error instanceof DomainError) {

@@ -113,8 +113,8 @@ export async function exitOf(child: Child, timeoutMs = 15_000): Promise<Finished
 
 /** Runs `cms <args>` to completion; `json` is stdout parsed, when it parses. */
 /** Runs the `cms` command; `input` is piped to its standard input (otherwise it has none). */
-export async function runCli(args: string[], env: Record<string, string>, input?: string): Promise<Finished & { json: unknown }> {
-  const result = await exitOf(spawnTs('src/cli/main.ts', args, env, input), 30_000);
+export async function runCli(args: string[], env: Record<string, string>, input?: string, timeoutMs = 30_000): Promise<Finished & { json: unknown }> {
+  const result = await exitOf(spawnTs('src/cli/main.ts', args, env, input), timeoutMs);
   let json: unknown;
   try {
     json = JSON.parse(result.stdout);

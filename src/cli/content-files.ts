@@ -1,0 +1,79 @@
+// Content items as Markdown files with YAML front matter (`title`, `type`, `status`, `id`,
+// `version`), for `cms content export` and `import`. The body after the front matter is the item's
+// content byte for byte, so an export read back in changes nothing. Files are replaced atomically
+// (written beside, then renamed): a crash never leaves half a file.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { parse, stringify } from 'yaml';
+
+export interface ContentFile {
+  title: string;
+  type: string;
+  status: string;
+  /** Absent in a file written by hand for a new item; set by import once created. */
+  id?: string;
+  version?: number;
+  content: string;
+}
+
+const FRONT_MATTER = /^---\r?\n(?:([\s\S]*?)\r?\n)?---(?:\r?\n|$)/;
+
+export class ContentFileError extends Error {}
+
+/** The file's front matter and body; throws ContentFileError naming what is wrong. */
+export function parseContentFile(text: string): ContentFile {
+  const match = FRONT_MATTER.exec(text);
+  if (!match) throw new ContentFileError('the file must start with YAML front matter between two "---" lines');
+  let meta: unknown;
+  try {
+    meta = parse(match[1] ?? '') ?? {};
+  } catch (error) {
+    throw new ContentFileError(`the front matter is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
+  }
+  if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) throw new ContentFileError('the front matter must be a YAML mapping');
+  const m = meta as Record<string, unknown>;
+  const unknown = Object.keys(m).filter((k) => !['title', 'type', 'status', 'id', 'version'].includes(k));
+  if (unknown.length) throw new ContentFileError(`unknown front matter field(s): ${unknown.join(', ')}`);
+  const text_ = (field: string, value: unknown, fallback?: string): string => {
+    if (value === undefined && fallback !== undefined) return fallback;
+    if (typeof value !== 'string' && typeof value !== 'number') throw new ContentFileError(`front matter "${field}" is required and must be text`);
+    return String(value);
+  };
+  if (m.version !== undefined && (!Number.isInteger(m.version) || (m.version as number) < 1)) {
+    throw new ContentFileError('front matter "version" must be a whole number of 1 or more');
+  }
+  if (m.id !== undefined && (typeof m.id !== 'string' || !/^content_[0-9a-z]{26}$/.test(m.id))) {
+    throw new ContentFileError('front matter "id" must be a content id (content_…)');
+  }
+  return {
+    title: text_('title', m.title),
+    type: text_('type', m.type),
+    status: text_('status', m.status, 'draft'),
+    id: m.id as string | undefined,
+    version: m.version as number | undefined,
+    content: text.slice(match[0].length),
+  };
+}
+
+export function formatContentFile(file: ContentFile): string {
+  const meta: Record<string, unknown> = {};
+  if (file.id !== undefined) meta.id = file.id;
+  meta.title = file.title;
+  meta.type = file.type;
+  meta.status = file.status;
+  if (file.version !== undefined) meta.version = file.version;
+  return `---\n${stringify(meta, { lineWidth: 0 })}---\n${file.content}`;
+}
+
+/** Writes `text` to `file` atomically. */
+export async function writeAtomically(file: string, text: string): Promise<void> {
+  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+  await fs.writeFile(temporary, text);
+  await fs.rename(temporary, file);
+}
+
+/** The Markdown files of a directory, by name. */
+export async function markdownFiles(dir: string): Promise<string[]> {
+  const entries = await fs.readdir(dir, { withFileTypes: true });
+  return entries.filter((e) => e.isFile() && e.name.endsWith('.md')).map((e) => path.join(dir, e.name)).sort();
+}
