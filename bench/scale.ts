@@ -2,7 +2,7 @@
 // 1,000,000 items (10 accounts), on SQLite and on PostgreSQL. Each store is seeded by bulk insert,
 // the product server (as `npm start` runs it) is started on it, and every read of issue 14 is
 // measured at 50 connections, then a create; the 1M figures are compared with the 10k ones and the
-// table goes into docs/benchmarks.md. The list page cache is off (LIST_CACHE_ENTRIES=0), so each
+// table goes into docs/benchmarks.md. The answer caches are off (LIST_CACHE_ENTRIES=0, ITEM_CACHE_MB=0), so each
 // request is answered by the store, which is what a store this size is meant to prove.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -197,7 +197,7 @@ async function runSize(kind: StoreKind, items: number, duration: number, log: (l
     url = u.toString();
   }
   const store: StoreConfig = url ? { kind: 'postgres', url } : { kind: 'sqlite', file: path.join(dataDir, 'cms.sqlite') };
-  const env = cleanEnv({ DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_LEVEL: 'warn', LIST_CACHE_ENTRIES: '0', ...(url ? { DATABASE_URL: url } : {}) });
+  const env = cleanEnv({ DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_LEVEL: 'warn', LIST_CACHE_ENTRIES: '0', ITEM_CACHE_MB: '0', ...(url ? { DATABASE_URL: url } : {}) });
   let server: ReturnType<typeof startChild> | undefined;
   let sampler: RssSampler | undefined;
   try {
@@ -237,7 +237,7 @@ function report(runs: SizeRun[], duration: number, loadBefore: number): { text: 
     `Date: ${new Date().toISOString()}`,
     `Machine: ${machine()}; 1-minute load average before the run: ${loadBefore.toFixed(2)}${loadBefore > 0.5 ? ' (other work was running: every figure is pessimistic)' : ''}`,
     `Settings: ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up then ${duration} s per scenario; product = \`node ${productArgs().join(' ')}\`, LOG_LEVEL=warn, ` +
-      'LIST_CACHE_ENTRIES=0 (every list read from the store); requests rotate over the 10 accounts (and over ids, cursors and words).',
+      'LIST_CACHE_ENTRIES=0 ITEM_CACHE_MB=0 (every list and item read from the store); requests rotate over the 10 accounts (and over ids, cursors and words).',
     '',
   ];
   for (const kind of ['sqlite', 'postgres'] as const) {

@@ -63,6 +63,8 @@ export interface Config {
   idempotencyLeaseSeconds: number;
   /** Content list pages kept per instance (LIST_CACHE_ENTRIES); 0 turns the cache off. */
   listCacheEntries: number;
+  /** Megabytes of single content items kept per instance (ITEM_CACHE_MB); 0 turns the cache off. */
+  itemCacheMb: number;
   limits: LimitsConfig;
   /** Dashboard sign-in sessions (docs/dashboard.md). */
   sessions: SessionConfig;
@@ -313,6 +315,7 @@ export function loadConfig(environment: Env = process.env): Config {
     revisionsKeep: integer(env, 'REVISIONS_KEEP', 1, 100_000, 100),
     idempotencyLeaseSeconds: integer(env, 'IDEMPOTENCY_LEASE_SECONDS', 1, 3600, 60),
     listCacheEntries: integer(env, 'LIST_CACHE_ENTRIES', 0, 1_000_000, 2000),
+    itemCacheMb: integer(env, 'ITEM_CACHE_MB', 0, 4096, 16),
     limits: limits(env),
     sessions: {
       idleMinutes: integer(env, 'SESSION_IDLE_MINUTES', 1, 7 * 24 * 60, 60),

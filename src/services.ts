@@ -128,6 +128,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       clock,
       new ContentRevisions(store, new RevisionRepository(), config.revisionsKeep),
       config.listCacheEntries,
+      config.itemCacheMb * 1024 * 1024,
     ),
     deliveryWake,
     idempotency: new IdempotencyService(store, new IdempotencyRepository(), clock, config.idempotencyLeaseSeconds * 1000),

@@ -2,10 +2,11 @@
 // every route, whoever wrote it: after the permission check the key is claimed (or answered for:
 // a replay, 409 or 422), the handler runs inside the claim's transaction scope, and the response is
 // stored before it is sent. The guarantee, and what a crash leaves: docs/content.md#idempotency-keys.
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions, onSendHookHandler, preHandlerHookHandler, preValidationHookHandler } from 'fastify';
 import Type from 'typebox';
 import type { Claim, IdempotencyService, ResponseOf, StoredResponse } from '../domain/idempotency/idempotency.js';
 import { responseMeta } from './meta.js';
+import { appendHook } from './route-hooks.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -28,21 +29,24 @@ function replay(request: FastifyRequest, reply: FastifyReply, stored: StoredResp
   return reply.type('application/json; charset=utf-8').send(JSON.stringify({ ...stored.body, meta: responseMeta(request, reply) }));
 }
 
-/** Adds the hooks to the /v1 scope; register it after the permission check's hook. */
+/**
+ * Adds the hooks to every POST route of the /v1 scope (no other request passes through them); they
+ * run after the scope's own hooks (the permission check) and before the route's own.
+ */
 export function installIdempotency(v1: FastifyInstance, idempotency: IdempotencyService): void {
   v1.decorateRequest('idempotency', null);
-  v1.addHook('preValidation', async (request, reply) => {
+  const claim: preValidationHookHandler = async (request, reply) => {
     const header = request.headers['idempotency-key'];
-    if (request.method !== 'POST' || header === undefined || !request.principal) return;
+    if (header === undefined || !request.principal) return;
     const key = Array.isArray(header) ? header.join(', ') : header;
     const shape = { method: request.method, url: request.url, body: request.body };
     const answer = await idempotency.claim(request.principal, key, shape, request.routeOptions.config.responseOf);
     if ('owner' in answer) request.idempotency = answer;
     else return replay(request, reply, answer);
-  });
+  };
   // A callback hook, so that the handler runs inside the scope (an async hook's continuation would not).
-  v1.addHook('preHandler', (request, _reply, done) => (request.idempotency ? idempotency.run(request.idempotency, done) : done()));
-  v1.addHook('onSend', async (request, reply, payload) => {
+  const scope: preHandlerHookHandler = (request, _reply, done) => (request.idempotency ? idempotency.run(request.idempotency, done) : done());
+  const store: onSendHookHandler = async (request, reply, payload) => {
     const claim = request.idempotency;
     if (!claim) return payload;
     // Stored before it is sent: a client that has the response can always have it again.
@@ -50,6 +54,12 @@ export function installIdempotency(v1: FastifyInstance, idempotency: Idempotency
       .complete(claim, reply.statusCode, reply.getHeaders(), payload)
       .catch((error: unknown) => request.log.warn({ err: error }, 'could not store the response of an idempotent request'));
     return payload;
+  };
+  v1.addHook('onRoute', (route) => {
+    if (route.method !== 'POST') return;
+    appendHook(route, 'preValidation', claim, { first: true });
+    appendHook(route, 'preHandler', scope, { first: true });
+    appendHook(route, 'onSend', store);
   });
 }
 

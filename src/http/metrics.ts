@@ -2,9 +2,10 @@
 // their durations, open WebSocket connections, and the process's own figures (CPU, memory, event
 // loop delay, GC). Outside /v1, never counted or rate limited; behind METRICS_TOKEN when it is set.
 import { timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DomainError } from '../domain/errors.js';
+import type { CacheStats } from '../domain/content/page-cache.js';
 import { bearerToken } from './auth.js';
 
 export interface MetricsOptions {
@@ -18,7 +19,12 @@ export interface MetricsOptions {
   connections: { readonly open: number; readonly refused: number };
   /** Seconds spent with Redis unreachable (rate limits counted alone, or refused). */
   rateLimitDegradedSeconds: () => number;
+  /** The answer caches of this instance, by name (content_list, content_item). */
+  caches: () => Record<string, CacheStats>;
 }
+
+/** Counts one answered request; called from the request pipeline's one response hook. */
+export type RecordRequest = (request: FastifyRequest, reply: FastifyReply) => void;
 
 function sameSecret(given: string | undefined, expected: string): boolean {
   const a = Buffer.from(given ?? '');
@@ -26,8 +32,11 @@ function sameSecret(given: string | undefined, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** Registers the collectors and the route; one registry per app (tests run several apps in one process). */
-export function registerMetrics(app: FastifyInstance, options: MetricsOptions): void {
+/**
+ * Registers the collectors and the route; one registry per app (tests run several apps in one
+ * process). Returns what counts each answered request.
+ */
+export function registerMetrics(app: FastifyInstance, options: MetricsOptions): RecordRequest {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'cms_' });
   const requests = new Counter({
@@ -88,13 +97,21 @@ export function registerMetrics(app: FastifyInstance, options: MetricsOptions): 
     },
   });
 
-  app.addHook('onResponse', async (request, reply) => {
-    // The route pattern, never the raw path: ids would make every item a label of its own.
-    const route = request.routeOptions.url ?? 'unmatched';
-    if (route === '/metrics') return;
-    requests.inc({ method: request.method, route, status: reply.statusCode });
-    durations.observe({ method: request.method, route }, reply.elapsedTime / 1000);
-  });
+  const cacheGauge = (name: string, help: string, field: keyof CacheStats, kind: typeof Gauge | typeof Counter) =>
+    new kind({
+      name,
+      help,
+      labelNames: ['cache'] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const [cache, stats] of Object.entries(options.caches())) this.labels(cache).inc(stats[field]);
+      },
+    });
+  cacheGauge('cms_cache_hits_total', 'Answers served from an answer cache of this instance, by cache.', 'hits', Counter);
+  cacheGauge('cms_cache_misses_total', 'Answers an answer cache of this instance did not hold (or held stale), by cache.', 'misses', Counter);
+  cacheGauge('cms_cache_entries', 'Entries held by an answer cache of this instance, by cache.', 'entries', Gauge);
+  cacheGauge('cms_cache_bytes', 'Approximate bytes held by an answer cache of this instance (0 where only entries are bounded), by cache.', 'bytes', Gauge);
 
   app.get('/metrics', { schema: { hide: true }, config: { raw: true } }, async (request, reply) => {
     if (options.token !== undefined && !sameSecret(bearerToken(request.headers.authorization), options.token)) {
@@ -103,4 +120,22 @@ export function registerMetrics(app: FastifyInstance, options: MetricsOptions): 
     reply.type(registry.contentType);
     return registry.metrics();
   });
+
+  // The labelled children, looked up once per method, route and status rather than per request.
+  const children = new Map<string, { count: () => void; time: (seconds: number) => void }>();
+  return (request, reply) => {
+    // The route pattern, never the raw path: ids would make every item a label of its own.
+    const route = request.routeOptions.url ?? 'unmatched';
+    if (route === '/metrics') return;
+    const key = `${request.method} ${reply.statusCode} ${route}`;
+    let child = children.get(key);
+    if (!child) {
+      const counter = requests.labels(request.method, route, String(reply.statusCode));
+      const histogram = durations.labels(request.method, route);
+      child = { count: () => counter.inc(), time: (seconds) => histogram.observe(seconds) };
+      children.set(key, child);
+    }
+    child.count();
+    child.time(reply.elapsedTime / 1000);
+  };
 }

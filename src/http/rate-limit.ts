@@ -5,14 +5,13 @@
 // /metrics, the /docs pages and the dashboard's pages and assets are not part of the interface and
 // are left alone (/auth throttles sign-in itself), as is the plain-HTTP refusal (answered before
 // Fastify sees the request).
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticator } from '../domain/auth/authenticator.js';
 import type { Principal } from '../domain/auth/permissions.js';
 import { secondsUntil } from '../domain/limits/plans.js';
 import type { LimitState, RateLimiter, RouteKind } from '../domain/limits/rate-limiter.js';
 import { isWebSocketHandshake, resolvePrincipal } from './auth.js';
 import { isDashboardRequest } from './dashboard.js';
-import { whenExchangeOver } from './exchange.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -47,11 +46,13 @@ export function clientAddress(request: FastifyRequest): string {
 // pages and assets are not the API, nor is the OAuth authorization server (/oauth, /.well-known).
 const EXEMPT = /^\/(?:healthz|readyz|metrics|docs|auth|password|oauth|\.well-known)(?:[/?]|$)/;
 
-/** Adds the counting hook; register it after the hook that sets the request id, before any route's own. */
-export function installRateLimits(app: FastifyInstance, limiter: RateLimiter, auth: Authenticator): void {
-  app.decorateRequest('rateLimit', null);
-  app.decorateRequest('settleQuota', null);
-  app.addHook('onRequest', async (request, reply) => {
+/**
+ * What counts a request: run by the edge's request hook after the request id, before any route's
+ * own hooks. The edge's send hook settles the quota unit the request holds (request.settleQuota),
+ * and gives it back when the client left before its body arrived in full.
+ */
+export function countRequests(limiter: RateLimiter, auth: Authenticator) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     if (EXEMPT.test(request.url) || isDashboardRequest(request)) return;
     // 404 and 405 are both answered by the not-found handler, and both come before the key (§3).
     // Only a real handshake to /v1/ws spares the quota (§8); any other request carrying upgrade
@@ -73,12 +74,8 @@ export function installRateLimits(app: FastifyInstance, limiter: RateLimiter, au
     if (admission.failure !== undefined) throw admission.failure;
     if (admission.refusal) throw admission.refusal;
 
-    if (admission.settle) settleWhenAnswered(request, reply, admission.settle);
-  });
-  app.addHook('onSend', async (request, reply, payload) => {
-    request.settleQuota?.(reply.statusCode >= 200 && reply.statusCode < 300);
-    return payload;
-  });
+    if (admission.settle) holdQuota(request, admission.settle);
+  };
 }
 
 /**
@@ -87,14 +84,11 @@ export function installRateLimits(app: FastifyInstance, limiter: RateLimiter, au
  * any other, the work being done — and given back otherwise: an error answer, or a client gone
  * before its request's body arrived in full (no handler can run, so no answer will come).
  */
-function settleWhenAnswered(request: FastifyRequest, reply: FastifyReply, settle: (succeeded: boolean) => Promise<void>): void {
+function holdQuota(request: FastifyRequest, settle: (succeeded: boolean) => Promise<void>): void {
   let settled = false;
   request.settleQuota = (succeeded) => {
     if (settled) return;
     settled = true;
     settle(succeeded).catch((error: unknown) => request.log.warn({ err: error }, 'could not count quota usage'));
   };
-  whenExchangeOver(request, reply, () => {
-    if (!request.raw.complete) request.settleQuota?.(false);
-  });
 }

@@ -9,12 +9,10 @@ import type { UserService } from '../domain/users/users.js';
 import type { ApiKeyService } from '../domain/auth/api-keys.js';
 import type { EventFeed } from '../domain/events/event-feed.js';
 import type { WebhookService } from '../domain/webhooks/endpoints.js';
-import { DomainError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
-import { asksToUpgrade, authenticate, requireDeclaredScope } from './auth.js';
-import { HttpsRequired, toHttpError } from './errors.js';
+import { authenticate, requireDeclaredScope } from './auth.js';
+import { toHttpError } from './errors.js';
 import { Lifecycle } from './lifecycle.js';
-import { whenExchangeOver } from './exchange.js';
 import { registerOpenApi } from './openapi.js';
 import { RouteIndex } from './route-index.js';
 import { contentRoutes } from './routes/content.js';
@@ -22,27 +20,26 @@ import { userRoutes } from './routes/users.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { healthRoutes } from './routes/health.js';
-import { registerMetrics } from './metrics.js';
+import { registerMetrics, type RecordRequest } from './metrics.js';
 import type { Realtime } from './ws.js';
 import { nodeServerOptions, type ConnectionCounts } from './transport.js';
 import { eventRoutes } from './routes/events.js';
 import { ErrorBody } from './schemas.js';
 import { refuseUnusableParams, validatorCompiler } from './validation.js';
-import { answerClientError, answerConnect, answerFrameworkError, endGracefully } from './raw-replies.js';
-import { registerSecurityHeaders } from './security-headers.js';
-import { countDeprecatedCalls, deprecationHeaders } from './deprecation.js';
+import { answerClientError, answerConnect, answerFrameworkError } from './raw-replies.js';
 import { strictQuery } from './strict-query.js';
+import { installEdge } from './edge.js';
+import { appendHook } from './route-hooks.js';
 import { responseMeta } from './meta.js';
 import { documentIdempotency, installIdempotency } from './idempotency.js';
 import type { IdempotencyService } from '../domain/idempotency/idempotency.js';
 import type { RateLimiter } from '../domain/limits/rate-limiter.js';
 import type { UsageService } from '../domain/limits/usage.js';
-import { clientAddress, installRateLimits } from './rate-limit.js';
 import { usageRoutes } from './routes/usage.js';
 import type { SessionService } from '../domain/auth/sessions.js';
 import { registerDashboard } from './dashboard.js';
 import { sessionRoutes } from './routes/sessions.js';
-import { requireCsrf, resolveSessions } from './sessions.js';
+import { requireCsrf } from './sessions.js';
 import type { OAuthAppService } from '../domain/oauth/apps.js';
 import type { OAuthAuthorizationService } from '../domain/oauth/authorizations.js';
 import type { AuthorizationServerStore } from '../domain/oauth/server-store.js';
@@ -102,13 +99,8 @@ declare module 'fastify' {
 
 export const BODY_LIMIT = 2 * 1024 * 1024;
 
-/** Hides the WebSocket token (and any other secret query value) in logged URLs. */
-export function redactUrl(url: string): string {
-  return url.replace(/([?&](?:token|key|api_key)=)[^&]*/gi, '$1[REDACTED]');
-}
-
 export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: string }): Promise<FastifyInstance> {
-  const { config, lifecycle } = deps;
+  const { config } = deps;
   const tls = https !== undefined;
   const options: FastifyServerOptions = {
     logger: {
@@ -135,7 +127,9 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
   const app = Fastify({ ...options, ...nodeServerOptions(config, https) } as FastifyServerOptions).withTypeProvider<TypeBoxTypeProvider>();
   app.server.on('connect', answerConnect(app.log, tls));
 
-  await registerSecurityHeaders(app, tls);
+  // Registered before anything else, so its hooks run first on every request.
+  let recordRequest: RecordRequest = () => {};
+  installEdge(app, { ...deps, tls }, () => recordRequest);
   app.setValidatorCompiler(validatorCompiler());
   app.addSchema(ErrorBody);
   app.decorateRequest('principal', null);
@@ -156,65 +150,15 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
   app.addHook('onRoute', (route) => {
     routes.add(route.method, route.url);
     strictQuery(route);
+    // A path parameter that breaks the text rules is 404 (validation.ts); only routes with one check.
+    if (route.url.includes(':')) appendHook(route, 'preHandler', refuseUnusableParams);
     documentIdempotency(route);
     if (route.url.startsWith('/docs')) route.config = { ...(route.config ?? {}), raw: true };
-  });
-
-  const deprecated = deprecationHeaders(config.deprecations);
-  app.addHook('onRequest', async (request, reply) => {
-    request.endInFlight = lifecycle.begin();
-    if (asksToUpgrade(request)) reply.header('Connection', 'close');
-    whenExchangeOver(request, reply, request.endInFlight);
-    reply.header('X-Request-Id', request.id);
-    const headers = deprecated.get(`${request.method} ${request.routeOptions.url}`);
-    if (headers) reply.headers(headers);
-    if (config.tls.mode === 'off' && request.protocol !== 'https') {
-      throw new HttpsRequired();
-    }
-    if (lifecycle.closing) {
-      reply.header('Connection', 'close');
-      throw new DomainError('unavailable', 'The server is shutting down; retry shortly.');
-    }
-  });
-
-  app.addHook('preHandler', refuseUnusableParams);
-
-  // A dashboard session cookie stands in for a key on /v1; resolved before the limiter counts the request.
-  app.addHook('onRequest', resolveSessions(deps.sessions));
-
-  // Rate limits come right after the request id and before everything else (CONTRACT.md §3, §8).
-  if (config.limits.enabled) installRateLimits(app, deps.limiter, deps.auth);
-
-  // Shutting down: answers still being made end their connection too, so no client sends more on it.
-  app.addHook('onSend', async (_request, reply, payload) => {
-    if (lifecycle.closing) reply.header('Connection', 'close');
-    return payload;
   });
 
   app.addHook('preSerialization', async (request, reply, payload) => {
     if (request.routeOptions.config?.raw || payload === null || typeof payload !== 'object' || Array.isArray(payload)) return payload;
     return { ...payload, meta: responseMeta(request, reply) };
-  });
-
-  if (config.deprecations.length > 0) app.addHook('onResponse', countDeprecatedCalls(deps.deprecatedCalls));
-  app.addHook('onResponse', async (request, reply) => {
-    // Also here: a refused WebSocket upgrade's response never emits 'close'.
-    request.endInFlight?.();
-    // An upgrade request that was answered in HTTP leaves a connection that can carry nothing more
-    // (it left the server's HTTP parser; the reply said Connection: close): finish writing, close it.
-    if (asksToUpgrade(request) && reply.statusCode !== 101) endGracefully(request.raw.socket);
-    request.log.info(
-      {
-        method: request.method,
-        url: redactUrl(request.url),
-        status: reply.statusCode,
-        duration_ms: Number(reply.elapsedTime.toFixed(2)),
-        account_id: request.principal?.accountId,
-        client_request_id: request.headers['x-request-id'],
-        remote_address: clientAddress(request),
-      },
-      'request',
-    );
   });
 
   app.setErrorHandler(async (error, request, reply) => {
@@ -245,7 +189,7 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
 
   await registerOpenApi(app);
   await app.register(healthRoutes(deps.ready));
-  registerMetrics(app, { token: config.metricsToken, openSockets: deps.realtime.count, streamSubscribers: deps.realtime.subscribers, connections: deps.connections, rateLimitDegradedSeconds: deps.rateLimitDegradedSeconds });
+  recordRequest = registerMetrics(app, { caches: () => deps.content.cacheStats(), token: config.metricsToken, openSockets: deps.realtime.count, streamSubscribers: deps.realtime.subscribers, connections: deps.connections, rateLimitDegradedSeconds: deps.rateLimitDegradedSeconds });
   await app.register(sessionRoutes(deps.sessions, deps.users, deps.limiter, config.sessions.maxHours * 3600), { prefix: '/auth' });
   await app.register(pagesScope(passwordPages(deps.passwordLinks, deps.limiter)), { prefix: '/password' });
   await app.register(
@@ -261,8 +205,11 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
   );
   await app.register(
     async (v1) => {
-      v1.addHook('onRequest', authenticate(deps.auth));
-      v1.addHook('onRequest', requireCsrf);
+      const authenticated = authenticate(deps.auth);
+      v1.addHook('onRequest', async (request) => {
+        await authenticated(request);
+        requireCsrf(request);
+      });
       v1.addHook('preValidation', requireDeclaredScope);
       installIdempotency(v1, deps.idempotency);
       await v1.register(contentRoutes(deps.content));

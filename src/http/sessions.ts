@@ -44,19 +44,17 @@ export function ownOrigin(request: FastifyRequest): string {
 }
 
 /**
- * onRequest, before the rate limiter: a /v1 request with no Authorization header and a session
- * cookie is authenticated by the cookie (and then counted against its account like any request).
+ * For a /v1 request, before the rate limiter: with no Authorization header and a session cookie,
+ * the request is authenticated by the cookie (and then counted against its account like any request).
  */
-export function resolveSessions(sessions: SessionService) {
-  return async (request: FastifyRequest): Promise<void> => {
-    if (!/^\/v1(?:[/?]|$)/.test(request.url) || request.headers.authorization !== undefined || request.headers.upgrade !== undefined) return;
-    const token = sessionToken(request);
-    if (token === undefined) return;
-    const session = await sessions.authenticate(token);
-    request.session = session ?? null;
-    request.sessionEnded = !session;
-    setPrincipal(request, session?.principal ?? null);
-  };
+export async function resolveSession(sessions: SessionService, request: FastifyRequest): Promise<void> {
+  if (request.headers.authorization !== undefined || request.headers.upgrade !== undefined) return;
+  const token = sessionToken(request);
+  if (token === undefined) return;
+  const session = await sessions.authenticate(token);
+  request.session = session ?? null;
+  request.sessionEnded = !session;
+  setPrincipal(request, session?.principal ?? null);
 }
 
 /** Throws 403 unless a state-changing request made with the session comes from this service's own pages. */
@@ -71,7 +69,7 @@ export function checkCsrf(request: FastifyRequest, session: ActiveSession): void
   }
 }
 
-/** /v1 onRequest, after authentication. */
-export async function requireCsrf(request: FastifyRequest): Promise<void> {
+/** For a /v1 request, after authentication. */
+export function requireCsrf(request: FastifyRequest): void {
   if (request.session) checkCsrf(request, request.session);
 }

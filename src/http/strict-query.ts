@@ -3,6 +3,7 @@
 // also take a body, the query is checked before the body, so a bad parameter is the 400 the
 // contract's order puts ahead of the body's 422 (Fastify itself validates the body first).
 import type { FastifyRequest, RouteOptions } from 'fastify';
+import { appendHook } from './route-hooks.js';
 import Type from 'typebox';
 import { compileQuery, type QuerySchema } from './validation.js';
 
@@ -28,6 +29,5 @@ export function strictQuery(route: RouteOptions): void {
     const result = check(request.query);
     if (result.error) throw result.error;
   };
-  const existing = route.preValidation;
-  route.preValidation = existing === undefined ? queryFirst : [...(Array.isArray(existing) ? existing : [existing]), queryFirst];
+  appendHook(route, 'preValidation', queryFirst);
 }

@@ -9,7 +9,7 @@ import type { Config } from '../config.js';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { addressBucket } from '../domain/limits/rate-limiter.js';
 import { answerClientError, answerConnect, HTTPS_REQUIRED, rawAnswer } from './raw-replies.js';
-import { redactUrl } from './server.js';
+import { redactUrl } from './edge.js';
 
 const TLS_HANDSHAKE = 0x16;
 /** How often Node looks for connections past their header or request deadline (its default is 30 s). */

@@ -1,12 +1,19 @@
 // Event log queries. Every read is scoped by account id; pruning by age is service-wide by nature.
 import type { Selectable } from 'kysely';
 import type { Db, Tx } from './db.js';
+import { Prepared } from './prepared.js';
 import type { Dialect, EventTable } from './schema.js';
 
 export type EventRow = Selectable<EventTable>;
 
 export class EventRepository {
   constructor(private readonly dialect: Dialect) {}
+
+  /** Run before every cached read: compiled once. */
+  private readonly lastSeqQuery = new Prepared(
+    (db: Db, accountId: string) => db.selectFrom('event_sequences').select('seq').where('account_id', '=', accountId),
+    ['account_0'],
+  );
 
   /**
    * Takes the account's write turn until the transaction ends: a row lock on PostgreSQL, so two
@@ -36,7 +43,7 @@ export class EventRepository {
 
   /** The account's last event number: a cheap "has anything changed?" for caches. */
   async lastSeq(db: Db, accountId: string): Promise<number> {
-    const row = await db.selectFrom('event_sequences').select('seq').where('account_id', '=', accountId).executeTakeFirst();
+    const [row] = await this.lastSeqQuery.rows(db, accountId);
     return Number(row?.seq ?? 0);
   }
 

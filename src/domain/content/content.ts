@@ -3,7 +3,7 @@ import type { Store, Tx } from '../../storage/db.js';
 import type { ContentRepository, ContentRow, WriteGuard } from '../../storage/content-repository.js';
 import { DomainError, forbidden, notFound } from '../errors.js';
 import type { Emit, EventLog } from '../events/event-log.js';
-import { PageCache } from './page-cache.js';
+import { PageCache, type CacheStats } from './page-cache.js';
 import { newId, type Clock } from '../ids.js';
 import { requireScope, type Principal } from '../auth/permissions.js';
 import type {
@@ -25,6 +25,7 @@ export type Precondition = number[] | undefined;
 
 export class ContentService {
   private readonly pages: PageCache<ContentPage>;
+  private readonly items: PageCache<ContentItem>;
   private readonly rendered = new RenderCache();
 
   constructor(
@@ -35,8 +36,16 @@ export class ContentService {
     readonly revisions: ContentRevisions,
     /** How many list pages to keep per instance (LIST_CACHE_ENTRIES); 0: none. */
     listCacheEntries?: number,
+    /** How many bytes of single items to keep per instance (ITEM_CACHE_MB); 0: none. */
+    itemCacheBytes = 16 * 1024 * 1024,
   ) {
     this.pages = new PageCache(listCacheEntries);
+    this.items = new PageCache<ContentItem>({ maxEntries: 100_000, maxBytes: itemCacheBytes, sizeOf: itemSize });
+  }
+
+  /** Hits, misses and size of the list page cache and the item cache (for /metrics). */
+  cacheStats(): { content_list: CacheStats; content_item: CacheStats } {
+    return { content_list: this.pages.stats(), content_item: this.items.stats() };
   }
 
   async list(principal: Principal, query: ContentListQuery): Promise<ContentPage> {
@@ -64,9 +73,16 @@ export class ContentService {
 
   async get(principal: Principal, id: string, query: ContentGetQuery = {}): Promise<RenderedContentItem> {
     requireScope(principal, 'content:read');
-    const row = await this.store.run((db) => this.repo.get(db, principal.accountId, id));
-    if (!row) throw notFound('Content item');
-    const item = row as ContentItem;
+    const key = `${principal.accountId}/${id}`;
+    // Read before the item, so an item cached under this generation is never older than it.
+    const generation = this.items.enabled ? await this.events.generation(principal.accountId) : 0;
+    let item = this.items.get(key, generation);
+    if (!item) {
+      const row = await this.store.run((db) => this.repo.get(db, principal.accountId, id));
+      if (!row) throw notFound('Content item');
+      item = row as ContentItem;
+      this.items.set(key, generation, item);
+    }
     return query.render === 'html' ? { ...item, content_html: this.rendered.html(item.id, item.version, item.content) } : item;
   }
 
@@ -178,4 +194,9 @@ export class ContentService {
     }
     return new DomainError('precondition_failed', `If-Match does not match the item's current ETag "${current.version}".`);
   }
+}
+
+/** What a cached item holds, roughly: its strings at two bytes a character, plus the object. */
+function itemSize(item: ContentItem): number {
+  return 2 * (item.content.length + item.title.length) + 512;
 }

@@ -6,6 +6,7 @@ import { One, Page } from '../../domain/schemas/common.js';
 import { ContentCreate, ContentGetQuery, ContentItem, ContentListItem, ContentListQuery, ContentPagination, ContentUpdate, RenderedContentItem } from '../../domain/schemas/content.js';
 import { errorResponses, needs } from '../schemas.js';
 import { etag, parseIfMatch } from '../preconditions.js';
+import { sendWithMeta } from '../cached-body.js';
 
 import { changed, created, IdParams, IfMatchHeaders, NoFields, send, tags } from './content-params.js';
 import { revisionRoutes } from './content-revisions.js';
@@ -22,7 +23,10 @@ export function contentRoutes(content: ContentService): FastifyPluginAsyncTypebo
         querystring: ContentListQuery,
         response: { 200: Page(ContentListItem, ContentPagination), ...errorResponses(400, 403) },
       },
-    }, async (request) => content.list(request.principal!, request.query));
+    }, async (request, reply) => {
+      const page = await content.list(request.principal!, request.query);
+      return sendWithMeta(request, reply, page, () => page);
+    });
 
     app.post('/content', {
       config: { responseOf: created },
@@ -42,7 +46,7 @@ export function contentRoutes(content: ContentService): FastifyPluginAsyncTypebo
       },
     }, async (request, reply) => {
       const item = await content.get(request.principal!, request.params.id, request.query);
-      return reply.header('ETag', etag(item.version)).send({ data: item });
+      return sendWithMeta(request, reply.header('ETag', etag(item.version)), item, () => ({ data: item }));
     });
 
     app.put('/content/:id', {
