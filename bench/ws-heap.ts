@@ -1,15 +1,17 @@
-// `npx tsx bench/ws-heap.ts [--clients 1000] [--tls on|off] [--no-build]`: what an idle WebSocket
+// `npx tsx bench/ws-heap.ts [--clients 1000] [--tls on|off] [--no-build] [--retainers Timeout]
+// [--scopes request]`: what an idle WebSocket
 // connection keeps alive on the server's JS heap. Starts the built server, takes a heap snapshot
 // (SIGUSR2, --heapsnapshot-signal), connects the subscribers, lets them idle, takes another, and
 // prints the objects that grew, by constructor, per connection. Memory outside the JS heap (OpenSSL
 // buffers, kernel socket buffers) does not show here: compare with bench/realtime.ts's RSS figure.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { cleanEnv, freePort, productArgs, REPO_ROOT, startChild, waitUntilReady } from './processes.js';
-import { subscribeMany } from './realtime-clients.js';
+import { PROXIED, subscribeMany } from './realtime-clients.js';
 import { createAccount } from './seed.js';
 
 const { values } = parseArgs({
@@ -18,7 +20,10 @@ const { values } = parseArgs({
     // Also print what holds the objects of this constructor (e.g. --retainers Timeout).
     retainers: { type: 'string', multiple: true, default: [] },
     // Also print the functions whose scope holds a variable of this name (e.g. --scopes request).
-    scopes: { type: 'string', multiple: true, default: [] }, tls: { type: 'string', default: 'on' }, top: { type: 'string', default: '25' }, 'no-build': { type: 'boolean', default: false },
+    scopes: { type: 'string', multiple: true, default: [] },
+    tls: { type: 'string', default: 'on' },
+    top: { type: 'string', default: '25' },
+    'no-build': { type: 'boolean', default: false },
   },
 });
 
@@ -106,6 +111,17 @@ async function snapshot(pid: number, dir: string): Promise<Map<string, { count: 
   }
 }
 
+async function waitForPlainHttp(url: string): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    const ok = await new Promise<boolean>((resolve) => {
+      http.get(url, { headers: PROXIED }, (res) => resolve(res.statusCode === 200)).on('error', () => resolve(false));
+    });
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not answer`);
+}
+
 async function main(): Promise<void> {
   const clients = Number(values.clients);
   const tls = values.tls !== 'off';
@@ -117,12 +133,12 @@ async function main(): Promise<void> {
   const serverEnv = { ...env, PORT: String(port), MAX_CONNECTIONS_PER_ADDRESS: '0', ...(tls ? {} : { TLS: 'off', TRUST_PROXY: '127.0.0.1' }) };
   const server = startChild('product server', ['--heapsnapshot-signal=SIGUSR2', ...productArgs()], { ...serverEnv });
   try {
-    if (!tls) throw new Error('--tls off: not written yet, use on');
-    await waitUntilReady(server, `https://127.0.0.1:${port}/readyz`);
-    const ca = await fs.readFile(path.join(dataDir, 'tls-cert.pem'), 'utf8');
+    if (tls) await waitUntilReady(server, `https://127.0.0.1:${port}/readyz`);
+    else await waitForPlainHttp(`http://127.0.0.1:${port}/readyz`);
+    const ca = tls ? await fs.readFile(path.join(dataDir, 'tls-cert.pem'), 'utf8') : undefined;
     // Snapshots go to the server's working directory (the repository root), removed once read.
     const before = await snapshot(server.pid, REPO_ROOT);
-    const subs = await subscribeMany(`wss://127.0.0.1:${port}/v1/ws?token=${account.key}`, ca, clients);
+    const subs = await subscribeMany(`${tls ? 'wss' : 'ws'}://127.0.0.1:${port}/v1/ws?token=${account.key}`, ca, clients);
     await new Promise((r) => setTimeout(r, 3000));
     const after = await snapshot(server.pid, REPO_ROOT);
     subs.forEach((s) => s.socket.terminate());
