@@ -75,13 +75,13 @@ type Command = { do: 'connect'; url: string; ca?: string; count: number } | { do
 
 // A child process: connect, report what was seen, then close its sockets and exit, each on command.
 if (process.argv.includes('--child') && process.send) {
-  let subscribers: Subscriber[] = [];
+  const subscribers: Subscriber[] = [];
   const send = (message: unknown) => process.send!(message);
   process.on('message', (command: Command) => {
     if (command.do === 'connect') {
       subscribeMany(command.url, command.ca, command.count).then(
         (subs) => {
-          subscribers = subs;
+          subscribers.push(...subs);
           send({ connected: subs.length });
         },
         (error: unknown) => send({ error: String(error) }),
