@@ -137,6 +137,7 @@ async function main(): Promise<void> {
     else await waitForPlainHttp(`http://127.0.0.1:${port}/readyz`);
     const ca = tls ? await fs.readFile(path.join(dataDir, 'tls-cert.pem'), 'utf8') : undefined;
     // Snapshots go to the server's working directory (the repository root), removed once read.
+    // (RSS is not read here: taking a snapshot itself grows it by far more than the connections.)
     const before = await snapshot(server.pid, REPO_ROOT);
     const subs = await subscribeMany(`${tls ? 'wss' : 'ws'}://127.0.0.1:${port}/v1/ws?token=${account.key}`, ca, clients);
     await new Promise((r) => setTimeout(r, 3000));
@@ -146,7 +147,8 @@ async function main(): Promise<void> {
       .map(([key, a]) => ({ key, count: a.count - (before.get(key)?.count ?? 0), bytes: a.bytes - (before.get(key)?.bytes ?? 0) }))
       .sort((x, y) => y.bytes - x.bytes);
     const total = grown.reduce((n, g) => n + g.bytes, 0);
-    console.log(`JS heap grew by ${(total / 1024 / clients).toFixed(2)} KB per idle connection (${clients} connections, TLS ${tls ? 'on' : 'off'})`);
+    console.log(`1-minute load average ${os.loadavg()[0]!.toFixed(2)}; ${clients} idle connections, TLS ${tls ? 'on' : 'off'}`);
+    console.log(`JS heap grew by ${(total / 1024 / clients).toFixed(2)} KB per idle connection`);
     for (const g of grown.filter((g) => !g.key.startsWith('retainer')).slice(0, Number(values.top))) {
       console.log(`  ${(g.bytes / clients).toFixed(0).padStart(6)} B  ${(g.count / clients).toFixed(2).padStart(6)} per connection  ${g.key}`);
     }
