@@ -131,17 +131,17 @@ async function main(): Promise<void> {
   const account = await createAccount(env, 'heap@example.com');
   const port = await freePort();
   const serverEnv = { ...env, PORT: String(port), MAX_CONNECTIONS_PER_ADDRESS: '0', ...(tls ? {} : { TLS: 'off', TRUST_PROXY: '127.0.0.1' }) };
-  const server = startChild('product server', ['--heapsnapshot-signal=SIGUSR2', ...productArgs()], { ...serverEnv });
+  const server = startChild('product server', ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${dataDir}`, ...productArgs()], { ...serverEnv });
   try {
     if (tls) await waitUntilReady(server, `https://127.0.0.1:${port}/readyz`);
     else await waitForPlainHttp(`http://127.0.0.1:${port}/readyz`);
     const ca = tls ? await fs.readFile(path.join(dataDir, 'tls-cert.pem'), 'utf8') : undefined;
-    // Snapshots go to the server's working directory (the repository root), removed once read.
+    // Snapshots go to the data directory (--diagnostic-dir), each removed once read.
     // (RSS is not read here: taking a snapshot itself grows it by far more than the connections.)
-    const before = await snapshot(server.pid, REPO_ROOT);
+    const before = await snapshot(server.pid, dataDir);
     const subs = await subscribeMany(`${tls ? 'wss' : 'ws'}://127.0.0.1:${port}/v1/ws?token=${account.key}`, ca, clients);
     await new Promise((r) => setTimeout(r, 3000));
-    const after = await snapshot(server.pid, REPO_ROOT);
+    const after = await snapshot(server.pid, dataDir);
     subs.forEach((s) => s.socket.terminate());
     const grown = [...after]
       .map(([key, a]) => ({ key, count: a.count - (before.get(key)?.count ?? 0), bytes: a.bytes - (before.get(key)?.bytes ?? 0) }))
