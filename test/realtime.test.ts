@@ -63,6 +63,17 @@ for (const store of testStores()) {
         assert.equal(res.body.code, 'upgrade_required');
       });
 
+      it('does not negotiate permessage-deflate, even when the client offers it', async () => {
+        // The ws client offers it by default; the server must leave it off (events go out pre-framed).
+        const client = await connect();
+        assert.equal(client.socket.extensions, '');
+        await client.subscribe('content.created');
+        const item = await server.content(owner.key, { title: 'Uncompressed' });
+        const event = await client.next(isEvent('content.created'));
+        assert.equal(event.data.id, item.id);
+        await client.close();
+      });
+
       it('never writes the token to the log', async () => {
         const client = await connect(owner.key);
         await client.close();

@@ -2,6 +2,7 @@
 // event sequence, replay from a cursor, and backpressure. Messages from the client are handled one
 // at a time, in order, so a subscribe that replays finishes before the next message is looked at.
 import type { FastifyBaseLogger } from 'fastify';
+import * as wsModule from 'ws';
 import type { WebSocket } from 'ws';
 import { DomainError } from '../domain/errors.js';
 import { present, visibleTypes, type EventFeed } from '../domain/events/event-feed.js';
@@ -18,15 +19,41 @@ const REPLAY_LOW_WATER = 256 * 1024;
 const MAX_QUEUED_MESSAGES = 100;
 const PATTERNS = new Set<string>([...EVENT_TYPES, 'content.*', 'user.*', '*']);
 
-/** The message of an event as UTF-8 bytes, made once however many connections receive it. */
-const serialised = new WeakMap<StoredEvent, Buffer>();
-function messageOf(event: StoredEvent): Buffer {
-  let message = serialised.get(event);
-  if (message === undefined) {
-    message = Buffer.from(JSON.stringify(present(event)));
-    serialised.set(event, message);
+/** The options of ws's `Sender.frame` (ws exports it, unlike its typings): one unmasked text frame. */
+interface FrameOptions {
+  fin: boolean;
+  opcode: number;
+  mask: boolean;
+  readOnly: boolean;
+  rsv1: boolean;
+}
+const { frame } = (wsModule as unknown as { Sender: { frame(data: Buffer, options: FrameOptions): Buffer[] } }).Sender;
+const TEXT_FRAME: FrameOptions = { fin: true, opcode: 0x1, mask: false, readOnly: true, rsv1: false };
+
+/**
+ * The event as one complete WebSocket text frame (header and JSON), made once however many
+ * connections receive it and written as is to each of their sockets: no serialisation, framing or
+ * allocation per subscriber. Only valid without permessage-deflate, which the channel never
+ * negotiates (ws.ts).
+ */
+const framed = new WeakMap<StoredEvent, Buffer>();
+function frameOf(event: StoredEvent): Buffer {
+  let bytes = framed.get(event);
+  if (bytes === undefined) {
+    bytes = Buffer.concat(frame(Buffer.from(JSON.stringify(present(event))), TEXT_FRAME));
+    framed.set(event, bytes);
   }
-  return message;
+  return bytes;
+}
+
+/** One Set per distinct list of visible types, shared by the connections whose keys see the same. */
+const visibleSets = new Map<string, ReadonlySet<string>>();
+function visibleSet(principal: Principal): ReadonlySet<string> {
+  const types = visibleTypes(principal);
+  const key = types.join();
+  let set = visibleSets.get(key);
+  if (!set) visibleSets.set(key, (set = new Set(types)));
+  return set;
 }
 
 function matches(pattern: string, type: string): boolean {
@@ -38,7 +65,7 @@ type ClientMessage = { type: 'subscribe' | 'unsubscribe'; event: string; since?:
 export class Connection {
   /** Subscribed patterns, each with its floor: it covers events numbered above the floor only. */
   private readonly subscriptions = new Map<string, number>();
-  private visible: Set<string>;
+  private visible: ReadonlySet<string>;
   /** The last event number this connection has considered; undefined until it first subscribes. */
   private cursor: number | undefined;
   private attached = false;
@@ -50,7 +77,9 @@ export class Connection {
   private alive = true;
   private readonly onEvent = (events: StoredEvent[]) => {
     if (this.held) this.held.push(...events);
-    else this.send(events.filter((e) => this.consider(e)));
+    // The usual case, one event: no array made for this connection.
+    else if (events.length > 1) this.send(events.filter((e) => this.consider(e)));
+    else if (events.length === 1 && this.consider(events[0]!)) this.send(events);
   };
 
   constructor(
@@ -61,7 +90,7 @@ export class Connection {
     private readonly stream: EventStream,
     private readonly log: FastifyBaseLogger,
   ) {
-    this.visible = new Set(visibleTypes(principal));
+    this.visible = visibleSet(principal);
     socket.on('pong', () => (this.alive = true));
     socket.on('message', (data, isBinary) => {
       // A client may not queue work faster than it is done (each message waits for the one before).
@@ -87,7 +116,7 @@ export class Connection {
   /** The key's role or scopes may have changed: from now on, send only what it may still see. */
   updatePrincipal(principal: Principal): void {
     this.principal = principal;
-    this.visible = new Set(visibleTypes(principal));
+    this.visible = visibleSet(principal);
   }
 
   close(code: number, reason: string): void {
@@ -177,21 +206,26 @@ export class Connection {
   }
 
   /**
-   * Sends events in one write: the frames queue in the corked socket and leave together (one TLS
-   * record and one system call, not one per event). A client still holding more than 1 MiB unread
-   * from earlier writes is too slow and is closed with 1013 (it can resume with `since`); what one
-   * write adds does not count against it, so one large item or a burst never closes a reader that
-   * keeps up. A replay (`paced`) waits for the client instead.
+   * Sends events, each as its ready-made frame written straight to the socket (ws's own `send`
+   * would frame it again for every connection). Several events leave in one write: the frames
+   * queue in the corked socket and go together (one TLS record and one system call, not one per
+   * event). A client still holding more than 1 MiB unread from earlier writes is too slow and is
+   * closed with 1013 (it can resume with `since`); what one write adds does not count against it,
+   * so one large item or a burst never closes a reader that keeps up. A replay (`paced`) waits for
+   * the client instead. The frames go through the same socket, in the same order, as ws's own
+   * messages (replies, pings), since ws writes those at once too (nothing is ever compressed).
    */
   private send(events: StoredEvent[], options: { paced?: boolean } = {}): void {
     if (events.length === 0 || this.socket.readyState !== this.socket.OPEN) return;
     if (!options.paced && this.socket.bufferedAmount > MAX_BUFFERED_BYTES) return this.close(1013, 'client too slow; resume with since');
     const raw = this.rawSocket();
-    raw?.cork();
+    if (!raw) return;
+    if (events.length === 1) return void raw.write(frameOf(events[0]!));
+    raw.cork();
     try {
-      for (const event of events) this.socket.send(messageOf(event), { binary: false });
+      for (const event of events) raw.write(frameOf(event));
     } finally {
-      raw?.uncork();
+      raw.uncork();
     }
   }
 
@@ -211,8 +245,8 @@ export class Connection {
     }
   }
 
-  /** ws's own socket (`_socket`): corked around a batch, watched for 'drain' during a replay. */
-  private rawSocket(): { cork(): void; uncork(): void; once(e: 'drain', f: () => void): void; off(e: 'drain', f: () => void): void } | undefined {
+  /** ws's own socket (`_socket`): frames are written to it, corked around a batch, watched for 'drain' during a replay. */
+  private rawSocket(): { write(b: Buffer): boolean; cork(): void; uncork(): void; once(e: 'drain', f: () => void): void; off(e: 'drain', f: () => void): void } | undefined {
     return (this.socket as unknown as { _socket?: ReturnType<Connection['rawSocket']> })._socket;
   }
 

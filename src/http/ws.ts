@@ -3,7 +3,9 @@
 // subscribes to event names and receives the account's events in commit order, optionally
 // replaying the retained log from a cursor first. Connection-wide chores (pings, revoked keys,
 // shutdown) run from one timer per instance, not one per socket.
-import type { FastifyPluginAsync } from 'fastify';
+import { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyBaseLogger, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import websocket from '@fastify/websocket';
 import type { WebSocket } from 'ws';
 import Type from 'typebox';
@@ -14,6 +16,7 @@ import { DomainError } from '../domain/errors.js';
 import { errorResponses, needs } from './schemas.js';
 import { Connection } from './ws-connection.js';
 import { clientAddress } from './rate-limit.js';
+import { endExchange } from './exchange.js';
 
 const MAX_MESSAGE_BYTES = 64 * 1024;
 const PING_INTERVAL_MS = 30_000;
@@ -63,7 +66,10 @@ export function realtime(deps: RealtimeDeps): Realtime {
   deps.auth.onInvalidate(recheck);
 
   const plugin: FastifyPluginAsync = async (app) => {
-    await app.register(websocket, { options: { maxPayload: MAX_MESSAGE_BYTES } });
+    // No permessage-deflate (ws's default for servers, said here so that it stays so): events are
+    // small, a compressor per connection would cost memory and CPU on every socket, and the
+    // fan-out writes one ready-made frame to every socket (ws-connection.ts), which needs it off.
+    await app.register(websocket, { options: { maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false } });
     app.addHook('onClose', async () => {
       clearInterval(pinger);
       clearInterval(rechecker);
@@ -91,14 +97,16 @@ export function realtime(deps: RealtimeDeps): Realtime {
         throw new DomainError('upgrade_required', 'This endpoint speaks WebSocket only: send an upgrade request (wss://…/v1/ws).');
       },
       wsHandler: (socket: WebSocket, request) => {
-        request.endInFlight?.();
-        const connection = new Connection(socket, request.principal!, request.credential!, deps.feed, deps.stream, request.log);
+        const principal = request.principal!;
+        const log = request.log;
+        log.info({ url: '/v1/ws', account_id: principal.accountId, remote_address: clientAddress(request) }, 'websocket opened');
+        releaseExchange(request, socket, log);
+        const connection = new Connection(socket, principal, request.credential!, deps.feed, deps.stream, log);
         connections.add(connection);
-        request.log.info({ url: '/v1/ws', account_id: request.principal!.accountId, remote_address: clientAddress(request) }, 'websocket opened');
         socket.once('close', (code) => {
           connections.delete(connection);
           connection.detach();
-          request.log.info({ account_id: request.principal!.accountId, close_code: code }, 'websocket closed');
+          log.info({ account_id: principal.accountId, close_code: code }, 'websocket closed');
         });
       },
     });
@@ -112,4 +120,24 @@ export function realtime(deps: RealtimeDeps): Realtime {
     count: () => connections.size,
     subscribers: () => deps.stream.subscriberCount(),
   };
+}
+
+/**
+ * Once upgraded, the HTTP exchange is over: nothing of it may stay reachable from the connection,
+ * which lives for hours (each request, reply, response and their headers would cost every idle
+ * connection several KB). Ends the exchange (the in-flight count, and exchange.ts's wait for the
+ * response or connection to close), takes the response off the socket (@fastify/websocket assigned
+ * it one and never takes it back), and replaces @fastify/websocket's error listener, which holds
+ * the request and reply, with one that holds the logger only (and does the same: log, terminate).
+ */
+function releaseExchange(request: FastifyRequest, socket: WebSocket, log: FastifyBaseLogger): void {
+  request.endInFlight?.();
+  endExchange(request);
+  const raw = request.raw.socket as (Socket & { _httpMessage?: unknown }) | null;
+  if (raw && raw._httpMessage instanceof ServerResponse) raw._httpMessage.detachSocket(raw);
+  socket.removeAllListeners('error');
+  socket.on('error', (error) => {
+    log.error({ err: error }, 'websocket error');
+    socket.terminate();
+  });
 }
