@@ -67,7 +67,7 @@ export class ContentService {
     const row = await this.store.run((db) => this.repo.get(db, principal.accountId, id));
     if (!row) throw notFound('Content item');
     const item = row as ContentItem;
-    return query.render === 'html' ? { ...item, content_html: this.rendered.html(item.id, item.version, item.content) } : item;
+    return query.render === 'html' ? { ...item, content_html: await this.rendered.html(item.id, item.version, item.content) } : item;
   }
 
   async create(principal: Principal, input: ContentCreate): Promise<ContentItem> {

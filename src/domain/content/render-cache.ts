@@ -1,7 +1,12 @@
 // Rendered HTML of content versions (GET /v1/content/{id}?render=html): a version never changes,
 // so each is rendered once per instance and kept, least recently used first out, up to a total
 // size. The caller has already read the item in its account; the key is the id and version alone.
-import { renderMarkdown } from './markdown.js';
+import type { renderMarkdown as Render } from './markdown.js';
+
+// markdown-it and sanitize-html are loaded on the first render: a process that never renders does
+// not hold them (≈ 3 MB of RSS, docs/benchmarks.md "Memory").
+let renderer: Promise<typeof Render> | undefined;
+const render = async (markdown: string) => (await (renderer ??= import('./markdown.js').then((m) => m.renderMarkdown)))(markdown);
 
 export class RenderCache {
   private readonly entries = new Map<string, string>();
@@ -10,7 +15,7 @@ export class RenderCache {
   /** `maxChars`: the HTML kept in all, in UTF-16 code units (8 Mi ≈ 16 MB). */
   constructor(private readonly maxChars = 8 * 1024 * 1024) {}
 
-  html(id: string, version: number, markdown: string): string {
+  async html(id: string, version: number, markdown: string): Promise<string> {
     const key = `${id} ${version}`;
     const cached = this.entries.get(key);
     if (cached !== undefined) {
@@ -19,7 +24,7 @@ export class RenderCache {
       this.entries.set(key, cached);
       return cached;
     }
-    const html = renderMarkdown(markdown);
+    const html = await render(markdown);
     if (html.length <= this.maxChars) {
       this.entries.set(key, html);
       this.chars += html.length;
