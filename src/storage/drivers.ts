@@ -1,5 +1,5 @@
 // The PostgreSQL and Redis client libraries, loaded on first use: a process on SQLite without
-// REDIS_URL never loads them (≈ 10 MB of RSS, docs/benchmarks.md "Memory"). Both are CommonJS, so
+// REDIS_URL never loads them (≈ 2.7 MB of heap, docs/benchmarks.md "Memory"). Both are CommonJS, so
 // a synchronous require keeps the constructors that use them synchronous.
 import { createRequire } from 'node:module';
 import type pg from 'pg';

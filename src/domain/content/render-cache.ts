@@ -4,9 +4,9 @@
 import type { renderMarkdown as Render } from './markdown.js';
 
 // markdown-it and sanitize-html are loaded on the first render: a process that never renders does
-// not hold them (≈ 3 MB of RSS, docs/benchmarks.md "Memory").
+// not hold them (≈ 2.5 MB of heap, docs/benchmarks.md "Memory").
 let renderer: Promise<typeof Render> | undefined;
-const render = async (markdown: string) => (await (renderer ??= import('./markdown.js').then((m) => m.renderMarkdown)))(markdown);
+const loadRenderer = () => (renderer ??= import('./markdown.js').then((m) => m.renderMarkdown));
 
 export class RenderCache {
   private readonly entries = new Map<string, string>();
@@ -16,6 +16,8 @@ export class RenderCache {
   constructor(private readonly maxChars = 8 * 1024 * 1024) {}
 
   async html(id: string, version: number, markdown: string): Promise<string> {
+    const render = await loadRenderer();
+    // From here on synchronous, as before: two requests for one version cannot both miss and both store it.
     const key = `${id} ${version}`;
     const cached = this.entries.get(key);
     if (cached !== undefined) {
@@ -24,7 +26,7 @@ export class RenderCache {
       this.entries.set(key, cached);
       return cached;
     }
-    const html = await render(markdown);
+    const html = render(markdown);
     if (html.length <= this.maxChars) {
       this.entries.set(key, html);
       this.chars += html.length;
