@@ -22,6 +22,8 @@ export interface Run {
   /** 1-minute load average before the run: other work on the machine skews req/s and latency. */
   loadBefore: number;
   results: Measurement[];
+  /** With `--peer`: the peer server's RSS idle after start and its high-water mark over the run. */
+  peer?: { idleRss: number; hwm: number };
 }
 
 export interface Target {
@@ -32,7 +34,8 @@ export interface Target {
 }
 
 const mb = (bytes: number) => (bytes / MB).toFixed(1);
-const find = (run: Run, name: string) => run.results.find((r) => r.scenario.name === name);
+const find = (run: Run, name: string, server: Measurement['server'] = 'product') =>
+  run.results.find((r) => r.scenario.name === name && (r.server === server || (server === 'product' && r.server === 'bare')));
 
 export function overheadRatio(run: Run): number {
   return (find(run, 'list')?.rps ?? 0) / (find(run, 'bare Fastify')?.rps || 1);
@@ -63,7 +66,7 @@ export function machine(): string {
 function header(run: Run): string[] {
   const busy = run.loadBefore > 0.5 ? ' (other work was running: every figure is pessimistic)' : '';
   return [
-    `Command: \`npm run bench\`${run.duration !== 10 ? ` (run with \`--duration ${run.duration}\`)` : ''}`,
+    `Command: \`npm run bench${run.peer ? ' -- --peer' : ''}\`${run.duration !== 10 ? ` (run with \`--duration ${run.duration}\`)` : ''}`,
     `Date: ${run.date.toISOString()}`,
     `Machine: ${machine()}; 1-minute load average before the run: ${run.loadBefore.toFixed(2)}${busy}`,
     `Settings: ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up (not counted) then ${run.duration} s measured per scenario; ` +
@@ -74,16 +77,16 @@ function header(run: Run): string[] {
 }
 
 export function markdown(run: Run): string {
-  const rows = run.results.map((r) =>
-    [r.scenario.name, `\`${r.scenario.request}\``, Math.round(r.rps), r.p50, r.p99, r.cpuMsPerRequest.toFixed(2), mb(r.peakRss), `${r.failures} / ${r.total}`],
+  const rows = run.results.filter((r) => r.server !== 'peer').map((r) =>
+    [r.scenario.name, `\`${r.scenario.request}\``, Math.round(r.rps), r.p50, r.p99, r.cpuMsPerRequest.toFixed(2), mb(r.peakRss), r.load.toFixed(2), `${r.failures} / ${r.total}`],
   );
   const goals = targets(run).map((t) => [t.name, t.goal, t.measured, t.pass ? 'PASS' : 'MISS']);
   const table = (rows: unknown[][]) => rows.map((cells) => `| ${cells.join(' | ')} |`);
   return [
     ...header(run),
     '',
-    '| scenario | request | req/s | p50 ms | p99 ms | server CPU ms/req | server peak RSS MB | non-2xx+errors / requests |',
-    '|---|---|---:|---:|---:|---:|---:|---:|',
+    '| scenario | request | req/s | p50 ms | p99 ms | server CPU ms/req | server peak RSS MB | load after | non-2xx+errors / requests |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
     ...table(rows),
     '',
     `Overhead ratio (product list req/s / bare req/s, same run): ${overheadRatio(run).toFixed(3)}`,
@@ -91,7 +94,45 @@ export function markdown(run: Run): string {
     '| target | goal | measured | result |',
     '|---|---|---|---|',
     ...table(goals),
+    ...peerSection(run),
   ].join('\n');
+}
+
+const ratio = (ours: number, theirs: number, digits = 2) => (theirs > 0 ? `${(ours / theirs).toFixed(digits)}×` : '—');
+
+/**
+ * With `--peer`: each scenario on the product and, right after, on the lean peer (plain Fastify +
+ * better-sqlite3, bench/peer-server.ts), and product ÷ peer for every figure.
+ */
+function peerSection(run: Run): string[] {
+  const pairs = run.results
+    .filter((r) => r.server === 'product')
+    .map((ours) => ({ ours, peer: find(run, ours.scenario.name, 'peer') }))
+    .filter((p): p is { ours: Measurement; peer: Measurement } => p.peer !== undefined);
+  if (!pairs.length || !run.peer) return [];
+  const rows = pairs.map(({ ours, peer }) => [
+    ours.scenario.name,
+    `${Math.round(ours.rps)} / ${Math.round(peer.rps)} = ${ratio(ours.rps, peer.rps)}`,
+    `${ours.p99} / ${peer.p99} = ${ratio(ours.p99, peer.p99, 1)}`,
+    `${ours.cpuMsPerRequest.toFixed(3)} / ${peer.cpuMsPerRequest.toFixed(3)} = ${ratio(ours.cpuMsPerRequest, peer.cpuMsPerRequest, 1)}`,
+    `${mb(ours.peakRss)} / ${mb(peer.peakRss)} = ${ratio(ours.peakRss, peer.peakRss)}`,
+    `${ours.load.toFixed(2)} / ${peer.load.toFixed(2)}`,
+    `${ours.failures + peer.failures} / ${ours.total + peer.total}`,
+  ]);
+  const productPeak = Math.max(run.productHwm, ...pairs.map((p) => p.ours.peakRss));
+  const peerPeak = Math.max(run.peer.hwm, ...pairs.map((p) => p.peer.peakRss));
+  return [
+    '',
+    '**Against the lean peer** (`--peer`: plain Fastify + better-sqlite3 over HTTPS, same certificate, same rows, same Node flags; ' +
+      'each scenario on the product, then at once on the peer). Each cell: product / peer = ratio.',
+    '',
+    '| scenario | req/s | p99 ms | server CPU ms/req | peak RSS MB | load after | non-2xx+errors / requests |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...rows.map((cells) => `| ${cells.join(' | ')} |`),
+    '',
+    `RSS idle after start: product ${mb(run.idleRss)} MB, peer ${mb(run.peer.idleRss)} MB (${ratio(run.idleRss, run.peer.idleRss)}); ` +
+      `over the run (VmHWM and samples): product ${mb(productPeak)} MB, peer ${mb(peerPeak)} MB (${ratio(productPeak, peerPeak)}).`,
+  ];
 }
 
 /** Replaces the generated section of docs/benchmarks.md, keeping the hand-written text around it. */

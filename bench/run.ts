@@ -5,9 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startBareServer } from './bare.js';
+import { seedPeer, startPeerServer } from './peer.js';
 import { cleanEnv, freePort, httpsGet, REPO_ROOT, RssSampler, startChild, waitUntilReady, type Child, productArgs } from './processes.js';
 import { bareScenario, measure, productScenarios, WARMUP_SECONDS, type Measurement } from './scenarios.js';
-import { createAccount, seedContent, type SeedAccount } from './seed.js';
+import { contentRows, createAccount, seedContent, type SeedAccount } from './seed.js';
 import { markdown, targets, writeDoc, type Run } from './report.js';
 
 const MB = 1024 * 1024;
@@ -40,33 +41,66 @@ class Session {
   }
 }
 
-function options(): { duration: number } {
-  const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' } }, strict: true });
+function options(): { duration: number; peer: boolean } {
+  const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, peer: { type: 'boolean', default: false } }, strict: true });
   const duration = Number(values.duration);
   if (!Number.isInteger(duration) || duration < 1) throw new Error('--duration must be a whole number of seconds (1 or more)');
-  return { duration };
+  return { duration, peer: values.peer };
 }
 
 function line(m: Measurement): string {
   const bad = m.failures > 0 ? `  !! ${m.failures} non-2xx/errors` : '';
-  return `  ${m.scenario.name.padEnd(14)} ${Math.round(m.rps).toString().padStart(6)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms` +
-    `  CPU ${m.cpuMsPerRequest.toFixed(2)} ms/req  peak RSS ${(m.peakRss / MB).toFixed(1)} MB${bad}`;
+  return `  ${m.server === 'peer' ? '  peer ' : ''}${m.scenario.name.padEnd(14)} ${Math.round(m.rps).toString().padStart(6)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms` +
+    `  CPU ${m.cpuMsPerRequest.toFixed(2)} ms/req  peak RSS ${(m.peakRss / MB).toFixed(1)} MB  (load ${m.load.toFixed(2)})${bad}`;
 }
 
-/** Two accounts made with the CLI, then 10,000 and 1,000 items; returns the big account and its ids. */
-async function seed(env: Record<string, string>, dataDir: string) {
+/**
+ * Two accounts made with the CLI, then 10,000 and 1,000 items; with `peer`, the same rows into the
+ * peer's own file too. Returns the big account and its ids.
+ */
+async function seed(env: Record<string, string>, dataDir: string, peer: boolean) {
   const started = Date.now();
   const big = await createAccount(env, 'bench-big@example.com');
   const small = await createAccount(env, 'bench-small@example.com');
-  const ids = await seedContent(path.join(dataDir, 'cms.sqlite'), big, 10_000);
-  await seedContent(path.join(dataDir, 'cms.sqlite'), small, 1_000);
-  return { big, ids, seconds: (Date.now() - started) / 1000 };
+  const bigRows = contentRows(big, 10_000);
+  const smallRows = contentRows(small, 1_000);
+  const ids = await seedContent(path.join(dataDir, 'cms.sqlite'), big, bigRows);
+  await seedContent(path.join(dataDir, 'cms.sqlite'), small, smallRows);
+  if (peer) seedPeer(path.join(dataDir, 'peer.sqlite'), [{ account: big, rows: bigRows }, { account: small, rows: smallRows }]);
+  return { big, small, ids, seconds: (Date.now() - started) / 1000 };
+}
+
+/** The peer server on the product's certificate and a copy of its data; the key of each account maps to it. */
+async function startPeer(session: Session, env: Record<string, string>, accounts: SeedAccount[]): Promise<Target> {
+  const port = await freePort();
+  const keys = Object.fromEntries(accounts.map((a) => [a.key, { account: a.accountId, user: a.userId }]));
+  const { child, cleanUp } = await startPeerServer({
+    ...env,
+    PORT: String(port),
+    PEER_DB_FILE: path.join(session.dataDir, 'peer.sqlite'),
+    PEER_CERT_FILE: path.join(session.dataDir, 'tls-cert.pem'),
+    PEER_KEY_FILE: path.join(session.dataDir, 'tls-key.pem'),
+    PEER_KEYS: JSON.stringify(keys),
+  });
+  session.onClose(cleanUp);
+  const peer = session.child(child);
+  const url = `https://127.0.0.1:${port}`;
+  await waitUntilReady(peer, `${url}/readyz`);
+  return { child: peer, url, sampler: session.sampler(peer.pid) };
+}
+
+interface Target {
+  child: Child;
+  url: string;
+  sampler: RssSampler;
 }
 
 type Baseline = (ca: string, bodyFile: string) => Promise<Measurement>;
 
 /** The product's scenarios, with the bare baseline run right after the list it is compared with. */
-async function benchProduct(session: Session, env: Record<string, string>, big: SeedAccount, ids: string[], duration: number, baseline: Baseline) {
+async function benchProduct(
+  session: Session, env: Record<string, string>, big: SeedAccount, ids: string[], duration: number, baseline: Baseline, startPeer?: () => Promise<Target>,
+) {
   const port = await freePort();
   const url = `https://127.0.0.1:${port}`;
   const product = session.child(startChild('product server', productArgs(), { ...env, PORT: String(port) }));
@@ -81,20 +115,33 @@ async function benchProduct(session: Session, env: Record<string, string>, big: 
   const bodyFile = path.join(session.dataDir, 'list-body.json');
   await fs.writeFile(bodyFile, listed.body);
 
+  // Started after the product, whose certificate it shares; it idles while the product is measured and back.
+  const peer = startPeer ? await startPeer() : undefined;
+  const peerIdleRss = peer?.sampler.peak() ?? 0;
+  if (peer) console.log(`Peer server (plain Fastify + better-sqlite3, pid ${peer.child.pid}) at ${peer.url}, same certificate and rows.`);
+
   console.log(`Product server (node ${productArgs().join(" ")}, pid ${product.pid}, LOG_LEVEL=warn) at ${url}; ${WARMUP_SECONDS} s warm-up + ${duration} s per scenario:`);
   const results: Measurement[] = [];
+  const peers: Measurement[] = [];
   let bare: Measurement | undefined;
   for (const scenario of productScenarios(ids)) {
     results.push(await measure(scenario, 'product', { url, pid: product.pid, key: big.key, ca, sampler, duration }));
     console.log(line(results[results.length - 1]!));
+    if (peer) {
+      // Right after the product's run of the same scenario, on the same rows: the two halves of a ratio.
+      peers.push(await measure(scenario, 'peer', { url: peer.url, pid: peer.child.pid, key: big.key, ca, sampler: peer.sampler, duration }));
+      console.log(line(peers[peers.length - 1]!));
+    }
     if (bare) continue;
     // Adjacent in time, so that both figures of the overhead ratio see the same machine.
     bare = await baseline(ca, bodyFile);
     console.log(`Product server again (pid ${product.pid}):`);
   }
   const hwm = sampler.highWaterMark();
+  const peerHwm = peer?.sampler.highWaterMark() ?? 0;
   await product.stop();
-  return { results, bare: bare!, idleRss, hwm };
+  await peer?.child.stop();
+  return { results, peers, bare: bare!, idleRss, hwm, peer: peer ? { idleRss: peerIdleRss, hwm: peerHwm } : undefined };
 }
 
 async function benchBare(session: Session, env: Record<string, string>, ca: string, bodyFile: string, duration: number) {
@@ -118,7 +165,7 @@ async function benchBare(session: Session, env: Record<string, string>, ca: stri
 }
 
 async function main(): Promise<void> {
-  const { duration } = options();
+  const { duration, peer } = options();
   const started = Date.now();
   const loadBefore = os.loadavg()[0] ?? 0;
   if (loadBefore > 0.5) console.log(`Note: the 1-minute load average is ${loadBefore.toFixed(2)}; other work on this machine skews every figure.`);
@@ -132,14 +179,15 @@ async function main(): Promise<void> {
   try {
     const env = cleanEnv({ DATA_DIR: session.dataDir, HOST: '127.0.0.1', LOG_LEVEL: 'warn' });
     console.log(`Seeding SQLite in ${session.dataDir} ...`);
-    const { big, ids, seconds } = await seed(env, session.dataDir);
-    console.log(`  10,000 + 1,000 items in ${seconds.toFixed(1)} s`);
+    const { big, small, ids, seconds } = await seed(env, session.dataDir, peer);
+    console.log(`  10,000 + 1,000 items in ${seconds.toFixed(1)} s${peer ? ' (the same rows again into the peer\'s file)' : ''}`);
     const baseline: Baseline = (ca, bodyFile) => benchBare(session, env, ca, bodyFile, duration);
-    const product = await benchProduct(session, env, big, ids, duration, baseline);
+    const peerStarter = peer ? () => startPeer(session, env, [big, small]) : undefined;
+    const product = await benchProduct(session, env, big, ids, duration, baseline, peerStarter);
 
     const dataDirFs = execFileSync('df', ['--output=fstype', session.dataDir], { encoding: 'utf8' }).trim().split('\n').pop() ?? '?';
-    const results = [...product.results, product.bare];
-    const run: Run = { date: new Date(), duration, seedSeconds: seconds, idleRss: product.idleRss, productHwm: product.hwm, dataDirFs, loadBefore, results };
+    const results = [...product.results, product.bare, ...product.peers];
+    const run: Run = { date: new Date(), duration, seedSeconds: seconds, idleRss: product.idleRss, productHwm: product.hwm, dataDirFs, loadBefore, results, peer: product.peer };
     console.log('\nTargets:');
     for (const t of targets(run)) console.log(`  ${t.pass ? 'PASS' : 'MISS'}  ${t.name}: ${t.measured} (goal ${t.goal})`);
     console.log(`\n${markdown(run)}\n`);

@@ -1,4 +1,5 @@
 // The benchmark's measured requests and how one scenario runs (uncounted warm-up, then autocannon).
+import os from 'node:os';
 import autocannon from 'autocannon';
 import { cpuTimeMs, type RssSampler } from './processes.js';
 
@@ -14,7 +15,7 @@ export interface Scenario {
 
 export interface Measurement {
   scenario: Scenario;
-  server: 'product' | 'bare';
+  server: 'product' | 'bare' | 'peer';
   rps: number;
   p50: number;
   p99: number;
@@ -24,6 +25,8 @@ export interface Measurement {
   /** Responses that were not 2xx, plus socket errors and timeouts: a valid run has none. */
   failures: number;
   total: number;
+  /** The 1-minute load average right after the measured run: how busy the machine was. */
+  load: number;
 }
 
 /** Cycles through `ids` so that no single row is hot; `vary` gives each request's path and body. */
@@ -84,5 +87,6 @@ export async function measure(
     cpuMsPerRequest: (cpuTimeMs(target.pid) - cpuBefore) / Math.max(total, 1),
     failures: result.non2xx + result.errors + result.timeouts,
     total,
+    load: os.loadavg()[0] ?? 0,
   };
 }

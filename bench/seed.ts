@@ -31,39 +31,43 @@ function statusFor(i: number): string {
 }
 
 /**
- * Inserts `count` items for the account, created over the past year (oldest first, so ids and
- * timestamps agree), cycling through the four types. Returns their ids.
+ * `count` items for the account, created over the past year (oldest first, so ids and timestamps
+ * agree), cycling through the four types. The peer server (bench/peer-server.ts) is seeded with the
+ * very same rows, so both servers answer the same lists.
  */
-export async function seedContent(sqliteFile: string, account: SeedAccount, count: number): Promise<string[]> {
-  const store = openStore({ kind: 'sqlite', file: sqliteFile });
-  const repo = new ContentRepository('sqlite');
+export function contentRows(account: SeedAccount, count: number): ContentRow[] {
   const start = Date.now() - 365 * 24 * 3600 * 1000;
   const step = Math.floor((365 * 24 * 3600 * 1000) / count);
-  const ids: string[] = [];
+  return Array.from({ length: count }, (_, i) => {
+    const at = new Date(start + i * step).toISOString();
+    const status = statusFor(i);
+    const type = CONTENT_TYPES[i % CONTENT_TYPES.length]!;
+    return {
+      id: newId('content'),
+      title: `${type} item ${i}: notes on benchmarking`,
+      type,
+      content: `# Item ${i}\n\n${'Some Markdown body text for the benchmark. '.repeat(10)}`,
+      status,
+      author: account.userId,
+      created_at: at,
+      updated_at: at,
+      published_at: status === 'draft' ? null : at,
+      version: 1,
+    };
+  });
+}
+
+/** Inserts `count` generated items (or the `rows` given) for the account; returns their ids. */
+export async function seedContent(sqliteFile: string, account: SeedAccount, count: number | ContentRow[]): Promise<string[]> {
+  const rows = typeof count === 'number' ? contentRows(account, count) : count;
+  const store = openStore({ kind: 'sqlite', file: sqliteFile });
+  const repo = new ContentRepository('sqlite');
   try {
     await store.transaction(async (tx) => {
-      for (let i = 0; i < count; i++) {
-        const at = new Date(start + i * step).toISOString();
-        const status = statusFor(i);
-        const type = CONTENT_TYPES[i % CONTENT_TYPES.length]!;
-        const row: ContentRow = {
-          id: newId('content'),
-          title: `${type} item ${i}: notes on benchmarking`,
-          type,
-          content: `# Item ${i}\n\n${'Some Markdown body text for the benchmark. '.repeat(10)}`,
-          status,
-          author: account.userId,
-          created_at: at,
-          updated_at: at,
-          published_at: status === 'draft' ? null : at,
-          version: 1,
-        };
-        await repo.insert(tx, account.accountId, row);
-        ids.push(row.id);
-      }
+      for (const row of rows) await repo.insert(tx, account.accountId, row);
     });
   } finally {
     await store.close();
   }
-  return ids;
+  return rows.map((row) => row.id);
 }

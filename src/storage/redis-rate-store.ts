@@ -4,8 +4,9 @@
 // RATE_LIMIT_ON_REDIS_DOWN=closed, refuses to admit anything (503); either way it goes back to
 // Redis as soon as it answers, and counts the time spent without it (see docs/limits.md, "When
 // Redis goes away").
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { StoreUnavailable } from './errors.js';
+import { redisDriver } from './drivers.js';
 import { MemoryRateStore, type Hit, type QuotaProbe, type RateStore, type Usage } from './rate-store.js';
 
 /** KEYS: window[, usage]; ARGV: now, window ms, limit, quota, reserve (1/0). Returns {count, resetAt, used or -1, reserved}. */
@@ -96,7 +97,7 @@ export class RedisRateStore implements RateStore {
     /** Refuse admission (StoreUnavailable) rather than count locally while Redis is unreachable. */
     private readonly failClosed = false,
   ) {
-    this.client = new Redis(url, {
+    this.client = new (redisDriver().Redis)(url, {
       // Fail fast rather than queue: a request never waits for a reconnect, and a command is never
       // replayed after one (a replayed increment would count a request twice).
       enableOfflineQueue: false,

@@ -7,12 +7,20 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
-import MailComposer from 'nodemailer/lib/mail-composer';
-import { parseConnectionUrl } from 'nodemailer/lib/shared';
+import { createRequire } from 'node:module';
+import type Nodemailer from 'nodemailer';
 import type { NodemailerError } from 'nodemailer';
+import type MailComposerClass from 'nodemailer/lib/mail-composer';
+import type * as Shared from 'nodemailer/lib/shared';
 import type { MailResult, OutgoingMail } from '../domain/mail/outbox.js';
 import type { OutboxSender } from './outbox-worker.js';
+
+// nodemailer is loaded when the first message is composed: a process that sends no mail never holds
+// it (≈ 2 MB of heap, docs/benchmarks.md "Memory"). It is CommonJS, so require keeps this synchronous.
+const require = createRequire(import.meta.url);
+const nodemailer = () => require('nodemailer') as typeof Nodemailer;
+const MailComposer = () => require('nodemailer/lib/mail-composer') as typeof MailComposerClass;
+const parseConnectionUrl = (url: string) => (require('nodemailer/lib/shared') as typeof Shared).parseConnectionUrl(url);
 
 /** Messages in flight at once (the SMTP pool's connections), and per recipient domain. */
 export const MAIL_IN_FLIGHT = 8;
@@ -35,7 +43,7 @@ export class MailSender implements OutboxSender<OutgoingMail, MailResult> {
 
   /** Through the SMTP server of `url` (smtp:// or smtps://, credentials in the URL). */
   static smtp(url: string, from: string, log: MailSenderLog): MailSender {
-    const transport = nodemailer.createTransport({
+    const transport = nodemailer().createTransport({
       ...parseConnectionUrl(url),
       pool: true,
       maxConnections: MAIL_IN_FLIGHT,
@@ -86,7 +94,7 @@ export class MailSender implements OutboxSender<OutgoingMail, MailResult> {
 
 /** The RFC 5322 message: one recipient, a plain-text and an HTML part, fixed Date, Message-ID and boundaries. */
 export function compose(mail: OutgoingMail, from: string): Promise<Buffer> {
-  return new MailComposer({
+  return new (MailComposer())({
     from,
     to: mail.to,
     subject: mail.subject,

@@ -83,7 +83,7 @@ export class ContentService {
       item = row as ContentItem;
       this.items.set(key, generation, item);
     }
-    return query.render === 'html' ? { ...item, content_html: this.rendered.html(item.id, item.version, item.content) } : item;
+    return query.render === 'html' ? { ...item, content_html: await this.rendered.html(item.id, item.version, item.content) } : item;
   }
 
   async create(principal: Principal, input: ContentCreate): Promise<ContentItem> {

@@ -1,7 +1,12 @@
 // Rendered HTML of content versions (GET /v1/content/{id}?render=html): a version never changes,
 // so each is rendered once per instance and kept, least recently used first out, up to a total
 // size. The caller has already read the item in its account; the key is the id and version alone.
-import { renderMarkdown } from './markdown.js';
+import type { renderMarkdown as Render } from './markdown.js';
+
+// markdown-it and sanitize-html are loaded on the first render: a process that never renders does
+// not hold them (≈ 2.5 MB of heap, docs/benchmarks.md "Memory").
+let renderer: Promise<typeof Render> | undefined;
+const loadRenderer = () => (renderer ??= import('./markdown.js').then((m) => m.renderMarkdown));
 
 export class RenderCache {
   private readonly entries = new Map<string, string>();
@@ -10,7 +15,9 @@ export class RenderCache {
   /** `maxChars`: the HTML kept in all, in UTF-16 code units (8 Mi ≈ 16 MB). */
   constructor(private readonly maxChars = 8 * 1024 * 1024) {}
 
-  html(id: string, version: number, markdown: string): string {
+  async html(id: string, version: number, markdown: string): Promise<string> {
+    const render = await loadRenderer();
+    // From here on synchronous, as before: two requests for one version cannot both miss and both store it.
     const key = `${id} ${version}`;
     const cached = this.entries.get(key);
     if (cached !== undefined) {
@@ -19,7 +26,7 @@ export class RenderCache {
       this.entries.set(key, cached);
       return cached;
     }
-    const html = renderMarkdown(markdown);
+    const html = render(markdown);
     if (html.length <= this.maxChars) {
       this.entries.set(key, html);
       this.chars += html.length;

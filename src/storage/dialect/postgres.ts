@@ -1,16 +1,14 @@
 // PostgreSQL specifics: the pool (its lost connections, and back-off while the database is away),
 // and driver error translation.
-import pg from 'pg';
+import type pg from 'pg';
 import { PostgresDialect } from 'kysely';
 import { BackOff } from '../back-off.js';
 import { StoreUnavailable, UniqueViolation } from '../errors.js';
 import type { StoreHealth } from '../health.js';
-
-// COUNT(*) and BIGINT come back as strings by default; our counts fit comfortably in a double.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+import { pgDriver } from '../drivers.js';
 
 export function postgresDialect(url: string, health: StoreHealth): PostgresDialect {
-  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
+  const pool = new (pgDriver().Pool)({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
   // A client whose connection dies emits 'error'. pg-pool handles that for idle clients (re-emitted
   // on the pool) but not for checked-out ones: unhandled, it would end the process. Every client
   // gets a handler of its own; the pool drops the dead client at release, and the query it was

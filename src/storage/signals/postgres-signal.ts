@@ -1,9 +1,10 @@
 // Event signals through PostgreSQL LISTEN/NOTIFY: NOTIFY inside the writing transaction is
 // delivered by the server only when that transaction commits (and never if it rolls back), to
 // every instance listening on the same database, this one included.
-import pg from 'pg';
+import type pg from 'pg';
 import { sql } from 'kysely';
 import { BackOff } from '../back-off.js';
+import { pgDriver } from '../drivers.js';
 import type { Tx } from '../db.js';
 import { Listeners, type EventSignal, type SignalListener } from '../event-signal.js';
 
@@ -42,7 +43,7 @@ export class PostgresEventSignal implements EventSignal {
   }
 
   private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url });
+    const client = new (pgDriver().Client)({ connectionString: this.url });
     client.on('notification', (message) => {
       const [accountId, seq] = (message.payload ?? '').split(' ');
       if (accountId && seq) this.listeners.deliver(accountId, Number(seq));

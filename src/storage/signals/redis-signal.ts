@@ -1,7 +1,8 @@
 // Event signals through Redis pub/sub (REDIS_URL): published once the writing transaction has
 // committed, received by every instance subscribed to the channel, this one included.
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Store, Tx } from '../db.js';
+import { redisDriver } from '../drivers.js';
 import { Listeners, type EventSignal, type SignalListener } from '../event-signal.js';
 
 export class RedisEventSignal implements EventSignal {
@@ -19,6 +20,7 @@ export class RedisEventSignal implements EventSignal {
     // ioredis reconnects by itself; a signal published while Redis is away is lost, and readers'
     // polling picks the events up a little later.
     const options = { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false };
+    const { Redis } = redisDriver();
     this.publisher = new Redis(url, options);
     this.subscriber = new Redis(url, { ...options, maxRetriesPerRequest: null, enableOfflineQueue: true });
     // ioredis reports every failed reconnection; an outage is reported once, until it connects again.
