@@ -18,6 +18,18 @@ export interface MetricsOptions {
   connections: { readonly open: number; readonly refused: number };
   /** Seconds spent with Redis unreachable (rate limits counted alone, or refused). */
   rateLimitDegradedSeconds: () => number;
+  /** With WORKERS > 1: a scrape answers every worker's figures, summed, rather than this one's. */
+  cluster?: ClusterMetrics;
+}
+
+/** The cluster coordinator as /metrics uses it (src/cluster/coordinator.ts). */
+export interface ClusterMetrics {
+  /** This worker's slot, 1..WORKERS. */
+  readonly worker: number;
+  /** Answers the primary's collections with this worker's metrics. */
+  serveMetrics(collect: () => Promise<unknown>): void;
+  /** Every worker's metrics, aggregated (Prometheus text). */
+  aggregateMetrics(): Promise<string>;
 }
 
 function sameSecret(given: string | undefined, expected: string): boolean {
@@ -88,11 +100,19 @@ export function registerMetrics(app: FastifyInstance, options: MetricsOptions): 
     },
   });
 
+  const { cluster } = options;
+  // Which worker answered: one series per worker, so a scrape shows that every one of them serves.
+  const perWorker = cluster
+    ? new Counter({ name: 'cms_worker_requests_total', help: 'HTTP requests answered, by worker (WORKERS > 1).', labelNames: ['worker'] as const, registers: [registry] })
+    : undefined;
+  const worker = String(cluster?.worker ?? '');
+
   app.addHook('onResponse', async (request, reply) => {
     // The route pattern, never the raw path: ids would make every item a label of its own.
     const route = request.routeOptions.url ?? 'unmatched';
     if (route === '/metrics') return;
     requests.inc({ method: request.method, route, status: reply.statusCode });
+    perWorker?.inc({ worker });
     durations.observe({ method: request.method, route }, reply.elapsedTime / 1000);
   });
 
@@ -101,6 +121,7 @@ export function registerMetrics(app: FastifyInstance, options: MetricsOptions): 
       throw new DomainError('unauthorized', 'Send the metrics token as "Authorization: Bearer <token>".');
     }
     reply.type(registry.contentType);
-    return registry.metrics();
+    return cluster ? cluster.aggregateMetrics() : registry.metrics();
   });
+  cluster?.serveMetrics(() => registry.getMetricsAsJSON());
 }
