@@ -40,11 +40,17 @@ class Session {
   }
 }
 
-function options(): { duration: number } {
-  const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' } }, strict: true });
+function options(): { duration: number; workers: number; doc: boolean } {
+  const { values } = parseArgs({
+    options: { duration: { type: 'string', default: '10' }, workers: { type: 'string', default: '1' }, 'no-doc': { type: 'boolean', default: false } },
+    strict: true,
+  });
   const duration = Number(values.duration);
   if (!Number.isInteger(duration) || duration < 1) throw new Error('--duration must be a whole number of seconds (1 or more)');
-  return { duration };
+  // WORKERS is always passed to the product explicitly (its default is the number of cores).
+  const workers = Number(values.workers);
+  if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new Error('--workers must be a whole number from 1 to 64');
+  return { duration, workers, doc: !values['no-doc'] };
 }
 
 function line(m: Measurement): string {
@@ -66,10 +72,10 @@ async function seed(env: Record<string, string>, dataDir: string) {
 type Baseline = (ca: string, bodyFile: string) => Promise<Measurement>;
 
 /** The product's scenarios, with the bare baseline run right after the list it is compared with. */
-async function benchProduct(session: Session, env: Record<string, string>, big: SeedAccount, ids: string[], duration: number, baseline: Baseline) {
+async function benchProduct(session: Session, env: Record<string, string>, big: SeedAccount, ids: string[], duration: number, baseline: Baseline, workers: number) {
   const port = await freePort();
   const url = `https://127.0.0.1:${port}`;
-  const product = session.child(startChild('product server', productArgs(), { ...env, PORT: String(port) }));
+  const product = session.child(startChild('product server', productArgs(), { ...env, PORT: String(port), WORKERS: String(workers) }));
   await waitUntilReady(product, `${url}/readyz`);
   const sampler = session.sampler(product.pid);
   const idleRss = sampler.peak();
@@ -81,7 +87,8 @@ async function benchProduct(session: Session, env: Record<string, string>, big: 
   const bodyFile = path.join(session.dataDir, 'list-body.json');
   await fs.writeFile(bodyFile, listed.body);
 
-  console.log(`Product server (node ${productArgs().join(" ")}, pid ${product.pid}, LOG_LEVEL=warn) at ${url}; ${WARMUP_SECONDS} s warm-up + ${duration} s per scenario:`);
+  // With WORKERS > 1, CPU and RSS are the primary's and its workers' together.
+  console.log(`Product server (node ${productArgs().join(" ")}, pid ${product.pid}, WORKERS=${workers}, LOG_LEVEL=warn) at ${url}; ${WARMUP_SECONDS} s warm-up + ${duration} s per scenario:`);
   const results: Measurement[] = [];
   let bare: Measurement | undefined;
   for (const scenario of productScenarios(ids)) {
@@ -118,7 +125,7 @@ async function benchBare(session: Session, env: Record<string, string>, ca: stri
 }
 
 async function main(): Promise<void> {
-  const { duration } = options();
+  const { duration, workers, doc } = options();
   const started = Date.now();
   const loadBefore = os.loadavg()[0] ?? 0;
   if (loadBefore > 0.5) console.log(`Note: the 1-minute load average is ${loadBefore.toFixed(2)}; other work on this machine skews every figure.`);
@@ -135,7 +142,7 @@ async function main(): Promise<void> {
     const { big, ids, seconds } = await seed(env, session.dataDir);
     console.log(`  10,000 + 1,000 items in ${seconds.toFixed(1)} s`);
     const baseline: Baseline = (ca, bodyFile) => benchBare(session, env, ca, bodyFile, duration);
-    const product = await benchProduct(session, env, big, ids, duration, baseline);
+    const product = await benchProduct(session, env, big, ids, duration, baseline, workers);
 
     const dataDirFs = execFileSync('df', ['--output=fstype', session.dataDir], { encoding: 'utf8' }).trim().split('\n').pop() ?? '?';
     const results = [...product.results, product.bare];
@@ -143,10 +150,11 @@ async function main(): Promise<void> {
     console.log('\nTargets:');
     for (const t of targets(run)) console.log(`  ${t.pass ? 'PASS' : 'MISS'}  ${t.name}: ${t.measured} (goal ${t.goal})`);
     console.log(`\n${markdown(run)}\n`);
-    writeDoc(run);
+    // --no-doc: a one-off comparison (WORKERS=2, say) that must not replace the generated figures.
+    if (doc) writeDoc(run);
     const invalid = results.filter((r) => r.failures > 0);
     if (invalid.length) throw new Error(`scenarios with non-2xx responses or errors: ${invalid.map((r) => r.scenario.name).join(', ')}`);
-    console.log(`Wrote docs/benchmarks.md; done in ${Math.round((Date.now() - started) / 1000)} s.`);
+    console.log(`${doc ? 'Wrote docs/benchmarks.md; d' : 'D'}one in ${Math.round((Date.now() - started) / 1000)} s.`);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
