@@ -2,7 +2,7 @@
 // nothing, in this one place. Resolved credentials are cached for at most one second, so a warm one
 // costs no database round-trip while a revocation, expiry, role change or user deletion made on any
 // instance takes effect everywhere within a second; on the instance that made the change it takes
-// effect at once. The account comes with the credential (plan, own rate limit and quota, creation
+// effect at once, and so on the other workers of its host (WORKERS > 1: relayed through the primary). The account comes with the credential (plan, own rate limit and quota, creation
 // time), so a plan change applies within the same second. `last_used_at` is kept in memory and
 // written in batches.
 import { hashSecret } from './api-key-secret.js';
