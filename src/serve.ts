@@ -1,5 +1,6 @@
 // Runs one app until SIGTERM or SIGINT (or, in a cluster worker, until the primary is gone), then
 // shuts it down gracefully and exits 0 — or 1 when shutting down failed.
+import cluster from 'node:cluster';
 import { createApp, type App, type AppOptions } from './app.js';
 import { publicUrlOf, type Config } from './config.js';
 
@@ -20,8 +21,8 @@ export async function serve(config: Config, options: AppOptions = {}, fields: Re
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
-  // A worker whose primary is gone (killed outright) drains and exits rather than serve on alone.
-  process.on('disconnect', () => stop('primary gone'));
+  // A cluster worker whose primary is gone (killed outright) drains and exits rather than serve on alone.
+  if (cluster.isWorker) process.on('disconnect', () => stop('primary gone'));
 
   const listener = await app.listen();
   const baseUrl = publicUrlOf(config, listener.address.port);
