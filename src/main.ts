@@ -4,9 +4,6 @@
 import cluster from 'node:cluster';
 import { printBanner } from './banner.js';
 import { ConfigError, loadConfig } from './config.js';
-import { runPrimary } from './cluster/primary.js';
-import { runWorker } from './cluster/worker.js';
-import { serve } from './serve.js';
 
 async function main(): Promise<void> {
   let config;
@@ -19,10 +16,12 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  if (cluster.isWorker) return runWorker(config);
-  if (config.workers > 1) return runPrimary(config);
+  // Loaded on demand: the primary never loads the HTTP stack (Fastify, the OAuth provider, the dashboard).
+  if (cluster.isWorker) return (await import('./cluster/worker.js')).runWorker(config);
+  if (config.workers > 1) return (await import('./cluster/primary.js')).runPrimary(config);
 
   // WORKERS=1: the whole server in this one process.
+  const { serve } = await import('./serve.js');
   const { app, baseUrl } = await serve(config);
   const created = await app.accounts.bootstrap(config.bootstrap.plan, config.bootstrap.email);
   if (created) printBanner(config, baseUrl, created);
