@@ -77,14 +77,20 @@ export interface ServerOptions {
 export async function startServer(store: StoreKind, options: ServerOptions = {}): Promise<TestServer> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'cms-test-'));
   const pgDb = store === 'postgres' ? await createPostgresDatabase() : undefined;
-  const config = loadConfig({
+  const env: Record<string, string> = {
     HOST: '127.0.0.1',
     PORT: '0',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
     ...(pgDb ? { DATABASE_URL: options.databaseUrl?.(pgDb.url) ?? pgDb.url } : {}),
     ...options.env,
-  });
+  };
+  // The balancer listens first (it learns the instances' ports below): its address is the one
+  // public URL the instances share, as cluster workers share their port.
+  const ports: number[] = [];
+  const balancer: Balancer | undefined = TEST_WORKERS > 1 ? await startBalancer(ports) : undefined;
+  const tlsOn = (env.TLS ?? 'on') === 'on';
+  const config = loadConfig(balancer && env.PUBLIC_URL === undefined ? { ...env, PUBLIC_URL: `${tlsOn ? 'https' : 'http'}://127.0.0.1:${balancer.port}` } : env);
   const logs: string[] = [];
   const logStream = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -96,7 +102,6 @@ export async function startServer(store: StoreKind, options: ServerOptions = {})
   const hub = TEST_WORKERS > 1 ? new Hub() : undefined;
   const links: ReturnType<typeof inProcessLink>[] = [];
   const apps: App[] = [];
-  const ports: number[] = [];
   // One after the other, as the cluster primary migrates first: the first makes the certificate, the others read it.
   for (let i = 0; i < Math.max(1, TEST_WORKERS); i++) {
     const link = hub ? inProcessLink(hub, i + 1) : undefined;
@@ -106,7 +111,6 @@ export async function startServer(store: StoreKind, options: ServerOptions = {})
     ports.push((await instance.listen()).address.port);
   }
   const app = apps[0]!;
-  const balancer: Balancer | undefined = hub ? await startBalancer(ports) : undefined;
   const port = balancer?.port ?? ports[0]!;
   // TLS=off (behind a proxy) speaks plain HTTP and generates no certificate.
   const tls = config.tls.mode === 'on';
