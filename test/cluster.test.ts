@@ -59,7 +59,7 @@ describe('WORKERS=2', { concurrency: false }, () => {
   after(() => killChildren());
   for (const store of testStores()) {
     describe(`two workers on one port (${store})`, { concurrency: false }, () => {
-      it('answers from both workers, and /metrics sums them', () =>
+      it('answers from both workers, /metrics sums them, and a revocation reaches both at once', (t) =>
         withServerProcesses(store, async ({ env, start }) => {
           const { server, key } = await start({ ...env, ...TWO }, true);
           await allListening(server);
@@ -73,6 +73,19 @@ describe('WORKERS=2', { concurrency: false }, () => {
           // The per-route counter is the sum of both workers' counts.
           const listed = metricValue(metrics.text, 'cms_http_requests_total', '{method="GET",route="/v1/content",status="200"}');
           assert.equal(listed, 6);
+
+          // A key cached by both workers, revoked through one: refused at once by both (the relay), not a second later.
+          const made = await fresh(server, 'POST', '/v1/api-keys', { key, json: { name: 'short-lived' } });
+          assert.equal(made.status, 201, made.text);
+          const temp = made.body.data as { id: string; key: string };
+          for (let i = 0; i < 2; i++) assert.equal((await fresh(server, 'GET', '/v1/content', { key: temp.key })).status, 200);
+          const revokedAt = Date.now();
+          assert.equal((await fresh(server, 'DELETE', `/v1/api-keys/${temp.id}`, { key })).status, 204);
+          const after = [await fresh(server, 'GET', '/v1/content', { key: temp.key }), await fresh(server, 'GET', '/v1/content', { key: temp.key })];
+          const elapsed = Date.now() - revokedAt;
+          // Only meaningful within the cache's second: past it, either worker would have read the store anyway.
+          if (elapsed < 1000) assert.deepEqual(after.map((r) => r.status), [401, 401]);
+          else t.diagnostic(`revocation checked ${elapsed} ms later, past the 1 s cache: the relay is not what refused it`);
         }));
 
       it('gets events written through either worker to subscribers on both, in order, at once', () =>
