@@ -10,7 +10,9 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from './helpers/client.js';
-import { exitOf, killChildren, withServerProcesses, type ServerProcess } from './helpers/process.js';
+import os from 'node:os';
+import { ConfigError, loadConfig } from '../src/config.js';
+import { exitOf, killChildren, spawnTs, withServerProcesses, type ServerProcess } from './helpers/process.js';
 import { Receiver } from './helpers/receiver.js';
 import { testStores } from './helpers/stores.js';
 import { WsClient } from './helpers/ws.js';
@@ -53,6 +55,23 @@ function workerPids(stdout: string): Map<number, number[]> {
   }
   return pids;
 }
+
+describe('WORKERS configuration', () => {
+  it('defaults to the number of cores and takes 1 to 64', () => {
+    assert.equal(loadConfig({}).workers, Math.min(64, os.availableParallelism()));
+    assert.equal(loadConfig({ WORKERS: '1' }).workers, 1);
+    assert.equal(loadConfig({ WORKERS: '64' }).workers, 64);
+    for (const bad of ['0', '65', 'two', '1.5']) {
+      assert.throws(() => loadConfig({ WORKERS: bad }), (error: unknown) => error instanceof ConfigError && error.message === `WORKERS: must be an integer from 1 to 64 (got "${bad}")`);
+    }
+  });
+
+  it('refuses a bad value at start with one clear line, before forking anything', async () => {
+    const finished = await exitOf(spawnTs('src/main.ts', [], { WORKERS: '0', DATA_DIR: os.tmpdir() }), 30_000);
+    assert.equal(finished.code, 1);
+    assert.equal(finished.stderr.trim(), 'Configuration error: WORKERS: must be an integer from 1 to 64 (got "0")');
+  });
+});
 
 // One store at a time: each scenario runs three processes already.
 describe('WORKERS=2', { concurrency: false }, () => {
