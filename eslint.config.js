@@ -12,5 +12,5 @@ export default tseslint.config(
       'no-console': ['error', { allow: ['error'] }],
     },
   },
-  { files: ['src/cli/**', 'src/main.ts', 'bench/**', 'scripts/**'], rules: { 'no-console': 'off' } },
+  { files: ['src/cli/**', 'src/main.ts', 'src/banner.ts', 'bench/**', 'scripts/**'], rules: { 'no-console': 'off' } },
 );

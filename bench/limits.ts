@@ -19,12 +19,18 @@ const SETTINGS: Setting[] = ['off', 'memory', 'redis'];
 const TARGET: Record<Exclude<Setting, 'off'>, number> = { memory: 0.05, redis: 0.15 };
 
 function options() {
-  const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, rounds: { type: 'string', default: '3' } }, strict: true });
+  const { values } = parseArgs({
+    options: { duration: { type: 'string', default: '10' }, rounds: { type: 'string', default: '3' }, workers: { type: 'string', default: '1' } },
+    strict: true,
+  });
   const duration = Number(values.duration);
   const rounds = Number(values.rounds);
+  // --workers 2: every setting runs WORKERS=2, and "memory" then means the counters in the cluster primary (one IPC round trip per step).
+  const workers = Number(values.workers);
+  if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new Error('--workers must be a whole number from 1 to 64');
   if (!Number.isInteger(duration) || duration < 1) throw new Error('--duration must be a whole number of seconds (1 or more)');
   if (!Number.isInteger(rounds) || rounds < 1) throw new Error('--rounds must be a whole number (1 or more)');
-  return { duration, rounds };
+  return { duration, rounds, workers };
 }
 
 /** The rate-limit headers of one list answer, checked against the certificate. */
@@ -42,7 +48,7 @@ function limitHeaders(url: string, key: string, ca: string): Promise<{ status: n
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function main(): Promise<void> {
-  const { duration, rounds } = options();
+  const { duration, rounds, workers } = options();
   const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   const prefix = `cms-bench-${randomBytes(6).toString('hex')}:`;
   const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
@@ -53,7 +59,7 @@ async function main(): Promise<void> {
   execFileSync('npm', ['run', 'build', '--silent'], { cwd: REPO_ROOT, stdio: 'inherit' });
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'cms-bench-limits-'));
   try {
-    const env = cleanEnv({ DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_LEVEL: 'warn' });
+    const env = cleanEnv({ DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_LEVEL: 'warn', WORKERS: String(workers) });
     // Limits far above what the benchmark sends, so no measured request is a 429.
     const account = await createAccount(env, 'bench-limits@example.com');
     await seedContent(path.join(dataDir, 'cms.sqlite'), account, 10_000);
@@ -65,7 +71,7 @@ async function main(): Promise<void> {
     };
 
     const results: Record<Setting, Measurement[]> = { off: [], memory: [], redis: [] };
-    console.log(`List on 10,000 items, ${rounds} round(s) of off → memory → Redis, ${duration} s each after warm-up:`);
+    console.log(`List on 10,000 items, WORKERS=${workers}, ${rounds} round(s) of off → memory${workers > 1 ? ' (in the primary)' : ''} → Redis, ${duration} s each after warm-up (1-min load ${os.loadavg()[0]!.toFixed(2)}):`);
     for (let round = 1; round <= rounds; round++) {
       for (const setting of SETTINGS) {
         const port = await freePort();

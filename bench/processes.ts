@@ -1,6 +1,6 @@
 // Benchmark child processes: start on loopback, wait for readiness, sample RSS/CPU, stop by PID.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import https from 'node:https';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -39,9 +39,29 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Only PATH from our environment, so no DATABASE_URL, TLS_* or the like leaks into a child. */
+/**
+ * Only PATH from our environment, so no DATABASE_URL, TLS_* or the like leaks into a child. WORKERS
+ * is always explicit (1 unless `vars` says otherwise): its default is the number of cores, which
+ * would make a figure depend on the machine rather than on the command.
+ */
 export function cleanEnv(vars: Record<string, string>): Record<string, string> {
-  return { PATH: process.env.PATH ?? '/usr/bin:/bin', ...vars };
+  return { PATH: process.env.PATH ?? '/usr/bin:/bin', WORKERS: '1', ...vars };
+}
+
+/** `pid` and its direct children (a WORKERS > 1 product's cluster workers), as alive now. */
+export function processTree(pid: number): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // Field 4 (ppid), counted after the command name in parentheses.
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) children.push(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return [pid, ...children];
 }
 
 export function startChild(name: string, args: string[], env: Record<string, string>): Child {
@@ -112,17 +132,43 @@ export function rssBytes(pid: number): number {
   return statusField(pid, 'VmRSS');
 }
 
+/** The field summed over the process and its children (a cluster's workers); the parent must be alive. */
 function statusField(pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return match ? Number(match[1]) * 1024 : 0;
+  let sum = 0;
+  for (const p of processTree(pid)) {
+    let status: string;
+    try {
+      status = readFileSync(`/proc/${p}/status`, 'utf8');
+    } catch (error) {
+      if (p === pid) throw error;
+      continue;
+    }
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
+    sum += match ? Number(match[1]) * 1024 : 0;
+  }
+  return sum;
 }
 
-/** CPU time (user + system) the process has used so far, in milliseconds (Linux clock ticks are 10 ms). */
+/**
+ * CPU time (user + system) the process and its live children (a WORKERS > 1 product's workers) have
+ * used so far, in milliseconds (Linux clock ticks are 10 ms). A child that exits between two readings
+ * takes its time with it: compare readings over a period in which no worker dies.
+ */
 export function cpuTimeMs(pid: number): number {
-  // Fields 14 and 15 of /proc/<pid>/stat, counted after the command name in parentheses.
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  let sum = 0;
+  for (const p of processTree(pid)) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+    } catch (error) {
+      if (p === pid) throw error;
+      continue;
+    }
+    // Fields 14 and 15 of /proc/<pid>/stat, counted after the command name in parentheses.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    sum += (Number(fields[11]) + Number(fields[12])) * 10;
+  }
+  return sum;
 }
 
 /** Samples a process's resident set size every 100 ms; `peak()` is the largest sample since `reset()`. */

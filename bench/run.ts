@@ -41,11 +41,22 @@ class Session {
   }
 }
 
-function options(): { duration: number; peer: boolean } {
-  const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, peer: { type: 'boolean', default: false } }, strict: true });
+function options(): { duration: number; peer: boolean; workers: number; doc: boolean } {
+  const { values } = parseArgs({
+    options: {
+      duration: { type: 'string', default: '10' },
+      peer: { type: 'boolean', default: false },
+      workers: { type: 'string', default: '1' },
+      'no-doc': { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
   const duration = Number(values.duration);
   if (!Number.isInteger(duration) || duration < 1) throw new Error('--duration must be a whole number of seconds (1 or more)');
-  return { duration, peer: values.peer };
+  // WORKERS is always passed to the product explicitly (its default is the number of cores).
+  const workers = Number(values.workers);
+  if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new Error('--workers must be a whole number from 1 to 64');
+  return { duration, peer: values.peer, workers, doc: !values['no-doc'] };
 }
 
 function line(m: Measurement): string {
@@ -99,11 +110,11 @@ type Baseline = (ca: string, bodyFile: string) => Promise<Measurement>;
 
 /** The product's scenarios, with the bare baseline run right after the list it is compared with. */
 async function benchProduct(
-  session: Session, env: Record<string, string>, big: SeedAccount, ids: string[], duration: number, baseline: Baseline, startPeer?: () => Promise<Target>,
+  session: Session, env: Record<string, string>, big: SeedAccount, ids: string[], duration: number, baseline: Baseline, workers: number, startPeer?: () => Promise<Target>,
 ) {
   const port = await freePort();
   const url = `https://127.0.0.1:${port}`;
-  const product = session.child(startChild('product server', productArgs(), { ...env, PORT: String(port) }));
+  const product = session.child(startChild('product server', productArgs(), { ...env, PORT: String(port), WORKERS: String(workers) }));
   await waitUntilReady(product, `${url}/readyz`);
   const sampler = session.sampler(product.pid);
   const idleRss = sampler.peak();
@@ -120,7 +131,8 @@ async function benchProduct(
   const peerIdleRss = peer?.sampler.peak() ?? 0;
   if (peer) console.log(`Peer server (plain Fastify + better-sqlite3, pid ${peer.child.pid}) at ${peer.url}, same certificate and rows.`);
 
-  console.log(`Product server (node ${productArgs().join(" ")}, pid ${product.pid}, LOG_LEVEL=warn) at ${url}; ${WARMUP_SECONDS} s warm-up + ${duration} s per scenario:`);
+  // With WORKERS > 1, CPU and RSS are the primary's and its workers' together.
+  console.log(`Product server (node ${productArgs().join(" ")}, pid ${product.pid}, WORKERS=${workers}, LOG_LEVEL=warn) at ${url}; ${WARMUP_SECONDS} s warm-up + ${duration} s per scenario:`);
   const results: Measurement[] = [];
   const peers: Measurement[] = [];
   let bare: Measurement | undefined;
@@ -165,7 +177,7 @@ async function benchBare(session: Session, env: Record<string, string>, ca: stri
 }
 
 async function main(): Promise<void> {
-  const { duration, peer } = options();
+  const { duration, peer, workers, doc } = options();
   const started = Date.now();
   const loadBefore = os.loadavg()[0] ?? 0;
   if (loadBefore > 0.5) console.log(`Note: the 1-minute load average is ${loadBefore.toFixed(2)}; other work on this machine skews every figure.`);
@@ -183,7 +195,7 @@ async function main(): Promise<void> {
     console.log(`  10,000 + 1,000 items in ${seconds.toFixed(1)} s${peer ? ' (the same rows again into the peer\'s file)' : ''}`);
     const baseline: Baseline = (ca, bodyFile) => benchBare(session, env, ca, bodyFile, duration);
     const peerStarter = peer ? () => startPeer(session, env, [big, small]) : undefined;
-    const product = await benchProduct(session, env, big, ids, duration, baseline, peerStarter);
+    const product = await benchProduct(session, env, big, ids, duration, baseline, workers, peerStarter);
 
     const dataDirFs = execFileSync('df', ['--output=fstype', session.dataDir], { encoding: 'utf8' }).trim().split('\n').pop() ?? '?';
     const results = [...product.results, product.bare, ...product.peers];
@@ -191,10 +203,11 @@ async function main(): Promise<void> {
     console.log('\nTargets:');
     for (const t of targets(run)) console.log(`  ${t.pass ? 'PASS' : 'MISS'}  ${t.name}: ${t.measured} (goal ${t.goal})`);
     console.log(`\n${markdown(run)}\n`);
-    writeDoc(run);
+    // --no-doc: a one-off comparison (WORKERS=2, say) that must not replace the generated figures.
+    if (doc) writeDoc(run);
     const invalid = results.filter((r) => r.failures > 0);
     if (invalid.length) throw new Error(`scenarios with non-2xx responses or errors: ${invalid.map((r) => r.scenario.name).join(', ')}`);
-    console.log(`Wrote docs/benchmarks.md; done in ${Math.round((Date.now() - started) / 1000)} s.`);
+    console.log(`${doc ? 'Wrote docs/benchmarks.md; d' : 'D'}one in ${Math.round((Date.now() - started) / 1000)} s.`);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -18,6 +18,7 @@ import { EventStream } from './domain/events/event-stream.js';
 import { startEventRetention } from './workers/event-retention.js';
 import { WebhookSender } from './workers/webhook-sender.js';
 import { OutboxWorker } from './workers/outbox-worker.js';
+import type { Coordinator } from './cluster/coordinator.js';
 import { MAIL_IN_FLIGHT, MAIL_IN_FLIGHT_PER_DOMAIN, MailSender } from './workers/mail-sender.js';
 
 export interface AppOptions {
@@ -29,6 +30,8 @@ export interface AppOptions {
   eventPollMs?: number;
   /** Resolves webhook hosts, at registration and at each attempt; tests play DNS with it. */
   resolver?: Resolver;
+  /** With WORKERS > 1 (or two instances side by side in tests): the link to the other server processes. */
+  coordinator?: Coordinator;
 }
 
 export interface App {
@@ -62,6 +65,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     publicUrl,
     mailLog: backgroundLog,
     resolver: options.resolver,
+    coordinator: options.coordinator,
     onStoreState: (state, error) =>
       state === 'down'
         ? logger.log?.warn({ err: error }, 'The store is unavailable: requests that need it are answered 503 until it answers')
@@ -73,6 +77,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     state === 'down'
       ? logger.log?.warn({ err: error }, `Redis is unreachable: ${withoutRedis} until it answers`)
       : logger.log?.info('Redis answers again: rate limits are shared again'),
+    options.coordinator,
   );
   const stream = new EventStream(services.feed, services.heads, services.signal, backgroundError('event stream read failed'), options.eventPollMs);
   const live = realtime({ auth: services.auth, feed: services.feed, stream, pingIntervalMs: options.wsPingIntervalMs });
@@ -93,6 +98,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       lifecycle,
       connections: connectionCounts,
       rateLimitDegradedSeconds: limits.degradedSeconds,
+      cluster: options.coordinator,
       logStream: options.logStream,
     },
     certificate,
@@ -154,6 +160,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     await services.auth.flushLastUsed().catch(() => {});
     await limits.close().catch((error: unknown) => http.log.warn({ err: error }, 'could not record quota usage'));
     await services.close();
+    options.coordinator?.close();
   }
 
   return {

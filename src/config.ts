@@ -1,6 +1,7 @@
 // Environment → checked Config, in two steps: read the raw strings, then turn them into typed values.
 // A bad value throws ConfigError naming the variable, so start-up stops with one clear line.
 import { isIP } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 
 export const PLANS = ['free', 'basic', 'pro', 'enterprise'] as const;
@@ -35,6 +36,11 @@ export interface Deprecation {
 export interface Config {
   host: string;
   port: number;
+  /**
+   * `WORKERS`: server processes sharing the port (node:cluster), 1 to 64; the number of cores by
+   * default. 1 runs the server in this one process, as before (docs/operations.md, "Every core").
+   */
+  workers: number;
   /**
    * `PUBLIC_URL`: the origin people and OAuth clients see (e-mail links, the OAuth issuer). Unset, it
    * is `https://<HOST>:<port>` — see publicUrlOf(), which knows the port actually bound.
@@ -298,6 +304,7 @@ export function loadConfig(environment: Env = process.env): Config {
   return {
     host: env.HOST ?? '127.0.0.1',
     port: integer(env, 'PORT', 0, 65535, 8443),
+    workers: integer(env, 'WORKERS', 1, 64, Math.min(64, os.availableParallelism())),
     publicUrl: origin(env, 'PUBLIC_URL'),
     dataDir,
     store: databaseUrl ? { kind: 'postgres', url: databaseUrl } : { kind: 'sqlite', file: path.join(dataDir, 'cms.sqlite') },

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// Start: config → createApp → listen → bootstrap on an empty store → graceful close on SIGTERM.
-import { createApp } from './app.js';
-import { ConfigError, loadConfig, publicUrlOf } from './config.js';
+// Start: config → (WORKERS > 1: the cluster primary, which forks the workers) → createApp → listen →
+// bootstrap on an empty store → graceful close on SIGTERM.
+import cluster from 'node:cluster';
+import { printBanner } from './banner.js';
+import { ConfigError, loadConfig } from './config.js';
 
 async function main(): Promise<void> {
   let config;
@@ -14,48 +16,15 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  // Loaded on demand: the primary never loads the HTTP stack (Fastify, the OAuth provider, the dashboard).
+  if (cluster.isWorker) return (await import('./cluster/worker.js')).runWorker(config);
+  if (config.workers > 1) return (await import('./cluster/primary.js')).runPrimary(config);
 
-  const app = await createApp(config);
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    app.http.log.info({ signal }, 'shutting down');
-    app.shutdown().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error('shutdown failed', error);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
-
-  const listener = await app.listen();
-  const baseUrl = publicUrlOf(config, listener.address.port);
-  app.http.log.info({ base_url: baseUrl, store: config.store.kind }, 'listening');
-
+  // WORKERS=1: the whole server in this one process.
+  const { serve } = await import('./serve.js');
+  const { app, baseUrl } = await serve(config);
   const created = await app.accounts.bootstrap(config.bootstrap.plan, config.bootstrap.email);
-  if (created) {
-    // Printed once, on the first start of an empty store; never logged, never shown again.
-    console.log(
-      [
-        '',
-        'First start: created an account, its owner, a dashboard password and an API key.',
-        `  Base URL:   ${baseUrl}`,
-        `  Account:    ${created.account_id} (plan ${config.bootstrap.plan})`,
-        `  Owner:      ${created.user_id} <${config.bootstrap.email}>`,
-        `  API key:    ${created.api_key}`,
-        `  Dashboard:  ${baseUrl}/  sign in as ${config.bootstrap.email} with password ${created.password}`,
-        'Store the key and the password safely: they are shown only this once',
-        '(a new password: npx cms users set-password --user ' + config.bootstrap.email + ').',
-        `Try: curl -k ${baseUrl}/v1/content -H "Authorization: Bearer ${created.api_key}"`,
-        '',
-      ].join('\n'),
-    );
-  }
-
+  if (created) printBanner(config, baseUrl, created);
 }
 
 main().catch((error: unknown) => {

@@ -38,6 +38,9 @@ import { OAuthAuthorizationService } from './domain/oauth/authorizations.js';
 import { AuthorizationServerStore } from './domain/oauth/server-store.js';
 import { IdempotencyService } from './domain/idempotency/idempotency.js';
 import { IdempotencyRepository } from './storage/idempotency-repository.js';
+import type { Coordinator } from './cluster/coordinator.js';
+import { CoordinatedRateStore } from './cluster/rate-store.js';
+import { RelayedEventSignal } from './cluster/relayed-signal.js';
 
 export interface ServiceOptions {
   clock?: Clock;
@@ -52,6 +55,8 @@ export interface ServiceOptions {
   onStoreState?: StoreStateListener;
   /** Resolves webhook hosts (the system's resolver unless a test plays DNS). */
   resolver?: Resolver;
+  /** With WORKERS > 1: the other server processes of this host, reached through the cluster primary. */
+  coordinator?: Coordinator;
 }
 import { WebhookDeliveryRepository } from './storage/webhook-delivery-repository.js';
 import { WebhookEndpointRepository } from './storage/webhook-endpoint-repository.js';
@@ -86,6 +91,9 @@ export async function openServices(config: Config, options: ServiceOptions = {})
   let signal;
   try {
     signal = await openSignal(config, store, options.listen ?? false, options.onError ?? (() => {}));
+    // On SQLite the signal is in-process: the other workers hear it through the primary. (PostgreSQL's
+    // NOTIFY and Redis pub/sub reach every process already.)
+    if (options.coordinator && config.store.kind === 'sqlite') signal = new RelayedEventSignal(signal, store, options.coordinator);
   } catch (error) {
     await store.close();
     throw error;
@@ -99,6 +107,11 @@ export async function openServices(config: Config, options: ServiceOptions = {})
   const deliveryWake = new Wake();
   const sessionRepo = new SessionRepository();
   const sessions = new SessionService(store, sessionRepo, userRepo, clock, config.sessions);
+  if (options.coordinator) {
+    // Revocations, deletions, role changes and sign-outs reach the other workers' caches at once.
+    auth.relayTo(options.coordinator);
+    sessions.relayTo(options.coordinator);
+  }
   // A role change, a deletion or a new password reaches cached keys and cached dashboard sessions alike.
   const userChanged = {
     userChanged(userId: string) {
@@ -162,8 +175,9 @@ type Services = Awaited<ReturnType<typeof openServices>>;
  * Rate limits and quotas (server only: the CLI needs none): counters in this process, or in Redis
  * when REDIS_URL is set; usage recorded in the store in batches.
  */
-export async function openLimits(config: Config, services: Services, clock: Clock = systemClock, onRedisState: RedisStateListener = () => {}) {
-  let rates: RateStore = new MemoryRateStore();
+export async function openLimits(config: Config, services: Services, clock: Clock = systemClock, onRedisState: RedisStateListener = () => {}, coordinator?: Coordinator) {
+  // Several workers without Redis share the primary's counters, so the limits stay exact across them.
+  let rates: RateStore = coordinator ? new CoordinatedRateStore(coordinator) : new MemoryRateStore();
   let degradedSeconds = () => 0;
   if (config.redisUrl !== undefined && config.limits.enabled) {
     const redis = new RedisRateStore(config.redisUrl, config.limits.redisKeyPrefix, onRedisState, config.limits.onRedisDown === 'closed');

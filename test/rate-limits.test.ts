@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { Client, type Response } from './helpers/client.js';
 import { assertNoRateHeaders, countersEnv, counterKinds, manualClock, rateHeaders, secondsToReset } from './helpers/limits.js';
 import { runCli } from './helpers/process.js';
-import { startServer, type TestServer } from './helpers/server.js';
+import { oneProcess, startServer, type TestServer } from './helpers/server.js';
 import { testStores } from './helpers/stores.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 
@@ -212,13 +212,15 @@ for (const store of testStores()) {
         assert.equal(rateHeaders(again).remaining, 59);
       });
 
-      it('applies a plan change made with the CLI within the key cache\'s second, in the same window', async () => {
+      it('applies a plan change made with the CLI within the key cache\'s second, in the same window', async (t) => {
         const account = await server.account({ plan: 'free' });
         const get = () => server.client.get('/v1/content', { key: account.key });
         assert.equal(rateHeaders(await get()).limit, 100);
         const changed = await runCli(['accounts', 'plan', '--account', account.accountId, '--plan', 'basic'], cliEnv(server));
         assert.equal(changed.code, 0, changed.stderr);
-        assert.equal(rateHeaders(await get()).limit, 100, 'still the cached key within its second');
+        const cached = rateHeaders(await get()).limit;
+        // The cache is one process's: the request may reach the other instance, which has not cached the key.
+        if (oneProcess(t, 'the key cache is per process; this request may reach the other instance')) assert.equal(cached, 100, 'still the cached key within its second');
         time.advance(1000);
         assert.deepEqual([rateHeaders(await get())].map((h) => [h.limit, h.remaining]), [[1000, 997]]);
         const capped = await runCli(['accounts', 'plan', '--account', account.accountId, '--plan', 'free', '--rate-limit', '4'], cliEnv(server));

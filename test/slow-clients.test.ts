@@ -10,7 +10,7 @@ import path from 'node:path';
 import tls from 'node:tls';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startServer, type TestAccount, type TestServer } from './helpers/server.js';
+import { startServer, TEST_WORKERS, type TestAccount, type TestServer } from './helpers/server.js';
 import { testStores } from './helpers/stores.js';
 
 const SLOW = '127.0.0.2';
@@ -55,7 +55,9 @@ for (const store of testStores()) {
     });
     after(() => server.close());
 
-    it('caps one address, closes its slow connections after the header deadline, and serves others meanwhile', async () => {
+    it('caps one address, closes its slow connections after the header deadline, and serves others meanwhile', async (t) => {
+      // The cluster hands workers the client's own socket; the test balancer is a TCP proxy, so every connection comes from 127.0.0.1.
+      if (TEST_WORKERS > 1) return t.skip(`TEST_WORKERS=${TEST_WORKERS}: the per-address cap needs client addresses, which the test balancer (a TCP proxy) hides`);
       const started = Date.now();
       // Five slow connections from one address: silent TCP, a stalled handshake, a silent TLS
       // session, and one that trickles header lines forever.

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { Receiver, type Responder } from './helpers/receiver.js';
-import { startServer, type TestServer } from './helpers/server.js';
+import { oneProcess, startServer, type TestServer } from './helpers/server.js';
 import { testStores } from './helpers/stores.js';
 import { addEndpoint, deliveriesOf, waitForDeliveries, type DeliveryRecord } from './helpers/webhooks.js';
 
@@ -49,7 +49,7 @@ describe('webhook timing', { concurrency: true }, () => {
         assert.equal(hook.received[1]!.headers['webhook-id'], hook.received[0]!.headers['webhook-id']);
       });
 
-      it('never lets a slow endpoint delay another; each has at most 8 attempts in flight', async () => {
+      it('never lets a slow endpoint delay another; each has at most 8 attempts in flight', async (t) => {
         const slow = await receiver(() => ({ hold: true }));
         const fast = await receiver();
         const account = await server.account();
@@ -61,9 +61,12 @@ describe('webhook timing', { concurrency: true }, () => {
         await fast.waitFor((r) => r.length === 20, 8000);
         const fastTook = Date.now() - started;
         assert.ok(fastTook < 8000, `the fast endpoint had all 20 after ${fastTook} ms`);
-        await slow.waitFor((r) => r.length === 8);
+        // The cap is each process's (each worker's outbox loop): two instances hold up to 8 each.
+        const one = oneProcess(t, 'at most 8 attempts in flight per endpoint is per process; two instances may hold 16');
+        await slow.waitFor((r) => r.length >= 8);
         await new Promise((resolve) => setTimeout(resolve, 300));
-        assert.equal(slow.received.length, 8, 'at most 8 attempts in flight to one endpoint');
+        if (one) assert.equal(slow.received.length, 8, 'at most 8 attempts in flight to one endpoint');
+        else assert.ok(slow.received.length <= 16, `at most 8 attempts in flight per instance: ${slow.received.length}`);
         const fastRecords = await waitForDeliveries(server.client, account.key, fastEndpoint.id, (r) => r.length === 20 && r.every((d) => d.status === 'succeeded'));
         assert.equal(fastRecords.length, 20);
 

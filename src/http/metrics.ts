@@ -21,6 +21,18 @@ export interface MetricsOptions {
   rateLimitDegradedSeconds: () => number;
   /** The answer caches of this instance, by name (content_list, content_item). */
   caches: () => Record<string, CacheStats>;
+  /** With WORKERS > 1: a scrape answers every worker's figures, summed, rather than this one's. */
+  cluster?: ClusterMetrics;
+}
+
+/** The cluster coordinator as /metrics uses it (src/cluster/coordinator.ts). */
+export interface ClusterMetrics {
+  /** This worker's slot, 1..WORKERS. */
+  readonly worker: number;
+  /** Answers the primary's collections with this worker's metrics. */
+  serveMetrics(collect: () => Promise<unknown>): void;
+  /** Every worker's metrics, aggregated (Prometheus text). */
+  aggregateMetrics(): Promise<string>;
 }
 
 /** Counts one answered request; called from the request pipeline's one response hook. */
@@ -113,13 +125,21 @@ export function registerMetrics(app: FastifyInstance, options: MetricsOptions): 
   cacheGauge('cms_cache_entries', 'Entries held by an answer cache of this instance, by cache.', 'entries', Gauge);
   cacheGauge('cms_cache_bytes', 'Approximate bytes held by an answer cache of this instance (0 where only entries are bounded), by cache.', 'bytes', Gauge);
 
+  const { cluster } = options;
+  // Which worker answered: one series per worker, so a scrape shows that every one of them serves.
+  const perWorker = cluster
+    ? new Counter({ name: 'cms_worker_requests_total', help: 'HTTP requests answered, by worker (WORKERS > 1).', labelNames: ['worker'] as const, registers: [registry] })
+    : undefined;
+  const byWorker = perWorker?.labels(String(cluster?.worker ?? ''));
+
   app.get('/metrics', { schema: { hide: true }, config: { raw: true } }, async (request, reply) => {
     if (options.token !== undefined && !sameSecret(bearerToken(request.headers.authorization), options.token)) {
       throw new DomainError('unauthorized', 'Send the metrics token as "Authorization: Bearer <token>".');
     }
     reply.type(registry.contentType);
-    return registry.metrics();
+    return cluster ? cluster.aggregateMetrics() : registry.metrics();
   });
+  cluster?.serveMetrics(() => registry.getMetricsAsJSON());
 
   // The labelled children, looked up once per method, route and status rather than per request.
   const children = new Map<string, { count: () => void; time: (seconds: number) => void }>();
@@ -137,5 +157,6 @@ export function registerMetrics(app: FastifyInstance, options: MetricsOptions): 
     }
     child.count();
     child.time(reply.elapsedTime / 1000);
+    byWorker?.inc();
   };
 }

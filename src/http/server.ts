@@ -20,7 +20,7 @@ import { userRoutes } from './routes/users.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { healthRoutes } from './routes/health.js';
-import { registerMetrics, type RecordRequest } from './metrics.js';
+import { registerMetrics, type ClusterMetrics, type RecordRequest } from './metrics.js';
 import type { Realtime } from './ws.js';
 import { nodeServerOptions, type ConnectionCounts } from './transport.js';
 import { eventRoutes } from './routes/events.js';
@@ -82,6 +82,8 @@ export interface HttpDeps {
   connections: ConnectionCounts;
   /** Seconds spent with Redis unreachable, rate limits counted alone or refused (for /metrics). */
   rateLimitDegradedSeconds: () => number;
+  /** With WORKERS > 1: /metrics shows every worker's figures, gathered by the cluster primary. */
+  cluster?: ClusterMetrics;
   /** Where log lines go; defaults to stdout. Tests pass a stream they can read. */
   logStream?: NodeJS.WritableStream;
 }
@@ -189,7 +191,7 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
 
   await registerOpenApi(app);
   await app.register(healthRoutes(deps.ready));
-  recordRequest = registerMetrics(app, { caches: () => deps.content.cacheStats(), token: config.metricsToken, openSockets: deps.realtime.count, streamSubscribers: deps.realtime.subscribers, connections: deps.connections, rateLimitDegradedSeconds: deps.rateLimitDegradedSeconds });
+  recordRequest = registerMetrics(app, { caches: () => deps.content.cacheStats(), token: config.metricsToken, openSockets: deps.realtime.count, streamSubscribers: deps.realtime.subscribers, connections: deps.connections, rateLimitDegradedSeconds: deps.rateLimitDegradedSeconds, cluster: deps.cluster });
   await app.register(sessionRoutes(deps.sessions, deps.users, deps.limiter, config.sessions.maxHours * 3600), { prefix: '/auth' });
   await app.register(pagesScope(passwordPages(deps.passwordLinks, deps.limiter)), { prefix: '/password' });
   await app.register(

@@ -201,6 +201,10 @@ export class RedisRateStore implements RateStore {
       } catch (error) {
         this.fail(error);
       }
+    } else if (this.client.status !== 'ready') {
+      // The connection is gone before any command failed on it (ioredis noticed first): the outage
+      // starts now, not when its reconnection first fails.
+      this.fail(new Error(`Redis is not connected (${this.client.status})`));
     }
     if (admits && this.failClosed) throw new StoreUnavailable(this.lastError ?? new Error('Redis is not connected'));
     if (usageKey !== undefined) this.touched.add(usageKey);

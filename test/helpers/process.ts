@@ -31,9 +31,13 @@ export interface Child {
   kill(): void;
 }
 
-/** A minimal environment, so the runner's own PORT or DATABASE_URL never leaks into a child. */
+/**
+ * A minimal environment, so the runner's own PORT or DATABASE_URL never leaks into a child. One
+ * process (WORKERS=1) unless a test asks for more: these tests read one process's log lines, kill
+ * "the" server with SIGKILL, or count what one process does (test/cluster.test.ts runs WORKERS=2).
+ */
 export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, HOME: process.env.HOME ?? os.tmpdir(), HOST: '127.0.0.1', LOG_LEVEL: 'info', ...extra };
+  return { PATH: process.env.PATH, HOME: process.env.HOME ?? os.tmpdir(), HOST: '127.0.0.1', LOG_LEVEL: 'info', WORKERS: '1', ...extra };
 }
 
 export function spawnTs(script: 'src/main.ts' | 'src/cli/main.ts', args: string[], env: Record<string, string>, input?: string): Child {
@@ -127,6 +131,8 @@ export async function runCli(args: string[], env: Record<string, string>, input?
 export interface ServerProcess extends Child {
   port: number;
   baseUrl: string;
+  /** Its DATA_DIR, which holds its certificate. */
+  dataDir: string;
   /** An HTTPS client that trusts the certificate in DATA_DIR. */
   client: Client;
   /** Sends SIGTERM and waits for the exit. */
@@ -137,7 +143,8 @@ export interface ServerProcess extends Child {
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const child = spawnTs('src/main.ts', [], { PORT: '0', ...env });
   try {
-    const [line] = await child.waitForStdout(/^\{.*"msg":"listening".*\}$/m);
+    // Several workers (a primary and its forks, each loading the code) take longer on a busy machine.
+    const [line] = await child.waitForStdout(/^\{.*"msg":"listening".*\}$/m, Number(env.WORKERS ?? '1') > 1 ? 45_000 : 20_000);
     const baseUrl = (JSON.parse(line) as { base_url: string }).base_url;
     const ca = await fs.readFile(path.join(env.DATA_DIR!, 'tls-cert.pem'), 'utf8');
     const client = new Client(baseUrl, ca);
@@ -145,6 +152,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
       ...child,
       port: Number(new URL(baseUrl).port),
       baseUrl,
+      dataDir: env.DATA_DIR!,
       client,
       async stop() {
         client.close();

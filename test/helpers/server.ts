@@ -10,6 +10,27 @@ import type { Clock } from '../../src/domain/ids.js';
 import type { Resolver } from '../../src/domain/webhooks/targets.js';
 import { Client } from './client.js';
 import { createPostgresDatabase, type StoreKind } from './stores.js';
+import { Coordinator } from '../../src/cluster/coordinator.js';
+import { Hub } from '../../src/cluster/hub.js';
+import { inProcessLink } from '../../src/cluster/links.js';
+import { startBalancer, type Balancer } from './balancer.js';
+
+/**
+ * TEST_WORKERS=2: every test server is two app instances on the same store, coordinated through a
+ * hub in this process exactly as WORKERS=2 workers are through the cluster primary, behind a
+ * round-robin balancer — so every test's connections alternate between them. `app` is instance 0.
+ */
+export const TEST_WORKERS = Number(process.env.TEST_WORKERS ?? '1');
+
+/**
+ * Guards an assertion about one process (its cache, its log, its metric): true with one instance;
+ * under TEST_WORKERS > 1 false, and the test's output says which assertion was left out and why.
+ */
+export function oneProcess(t: { diagnostic(message: string): void }, why: string): boolean {
+  if (TEST_WORKERS <= 1) return true;
+  t.diagnostic(`TEST_WORKERS=${TEST_WORKERS}: assertion not made: ${why}`);
+  return false;
+}
 
 export interface TestAccount {
   accountId: string;
@@ -21,7 +42,10 @@ export interface TestAccount {
 }
 
 export interface TestServer {
+  /** The app (instance 0 under TEST_WORKERS=2). */
   app: App;
+  /** Every instance: [app] normally, two under TEST_WORKERS=2. */
+  apps: App[];
   client: Client;
   baseUrl: string;
   port: number;
@@ -53,14 +77,20 @@ export interface ServerOptions {
 export async function startServer(store: StoreKind, options: ServerOptions = {}): Promise<TestServer> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'cms-test-'));
   const pgDb = store === 'postgres' ? await createPostgresDatabase() : undefined;
-  const config = loadConfig({
+  const env: Record<string, string> = {
     HOST: '127.0.0.1',
     PORT: '0',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
     ...(pgDb ? { DATABASE_URL: options.databaseUrl?.(pgDb.url) ?? pgDb.url } : {}),
     ...options.env,
-  });
+  };
+  // The balancer listens first (it learns the instances' ports below): its address is the one
+  // public URL the instances share, as cluster workers share their port.
+  const ports: number[] = [];
+  const balancer: Balancer | undefined = TEST_WORKERS > 1 ? await startBalancer(ports) : undefined;
+  const tlsOn = (env.TLS ?? 'on') === 'on';
+  const config = loadConfig(balancer && env.PUBLIC_URL === undefined ? { ...env, PUBLIC_URL: `${tlsOn ? 'https' : 'http'}://127.0.0.1:${balancer.port}` } : env);
   const logs: string[] = [];
   const logStream = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -68,19 +98,32 @@ export async function startServer(store: StoreKind, options: ServerOptions = {})
       done();
     },
   });
-  const app = await createApp(config, { clock: options.clock, logStream, wsPingIntervalMs: options.wsPingIntervalMs, eventPollMs: options.eventPollMs, resolver: options.resolver });
-  const listener = await app.listen();
+  const appOptions = { clock: options.clock, logStream, wsPingIntervalMs: options.wsPingIntervalMs, eventPollMs: options.eventPollMs, resolver: options.resolver };
+  const hub = TEST_WORKERS > 1 ? new Hub() : undefined;
+  const links: ReturnType<typeof inProcessLink>[] = [];
+  const apps: App[] = [];
+  // One after the other, as the cluster primary migrates first: the first makes the certificate, the others read it.
+  for (let i = 0; i < Math.max(1, TEST_WORKERS); i++) {
+    const link = hub ? inProcessLink(hub, i + 1) : undefined;
+    if (link) links.push(link);
+    const instance = await createApp(config, { ...appOptions, coordinator: link ? new Coordinator(link, i + 1) : undefined });
+    apps.push(instance);
+    ports.push((await instance.listen()).address.port);
+  }
+  const app = apps[0]!;
+  const port = balancer?.port ?? ports[0]!;
   // TLS=off (behind a proxy) speaks plain HTTP and generates no certificate.
   const tls = config.tls.mode === 'on';
-  const baseUrl = `${tls ? 'https' : 'http'}://127.0.0.1:${listener.address.port}`;
+  const baseUrl = `${tls ? 'https' : 'http'}://127.0.0.1:${port}`;
   const ca = tls ? await fs.readFile(path.join(dataDir, 'tls-cert.pem'), 'utf8') : undefined;
   const client = new Client(baseUrl, ca);
 
   return {
     app,
+    apps,
     client,
     baseUrl,
-    port: listener.address.port,
+    port,
     dataDir,
     databaseUrl: pgDb?.url,
     logs,
@@ -101,7 +144,9 @@ export async function startServer(store: StoreKind, options: ServerOptions = {})
     },
     async close() {
       client.close();
-      await app.shutdown();
+      await balancer?.close();
+      await Promise.all(apps.map((a) => a.shutdown()));
+      for (const link of links) link.close();
       await pgDb?.drop();
       await fs.rm(dataDir, { recursive: true, force: true });
     },

@@ -2,7 +2,7 @@
 // nothing, in this one place. Resolved credentials are cached for at most one second, so a warm one
 // costs no database round-trip while a revocation, expiry, role change or user deletion made on any
 // instance takes effect everywhere within a second; on the instance that made the change it takes
-// effect at once. The account comes with the credential (plan, own rate limit and quota, creation
+// effect at once, and so on the other workers of its host (WORKERS > 1: relayed through the primary). The account comes with the credential (plan, own rate limit and quota, creation
 // time), so a plan change applies within the same second. `last_used_at` is kept in memory and
 // written in batches.
 import { hashSecret } from './api-key-secret.js';
@@ -10,9 +10,11 @@ import type { KeyRevocationListener } from './api-keys.js';
 import type { Clock } from '../ids.js';
 import type { Principal } from './permissions.js';
 import type { UserChangeListener } from '../users/users.js';
+import type { PeerRelay } from '../peers.js';
 
 const FRESH_MS = 1000;
 const MAX_ENTRIES = 10_000;
+const FORGET = 'auth.forget';
 
 /** A credential as found in the store. */
 export interface Credential {
@@ -53,6 +55,7 @@ export class Authenticator implements KeyRevocationListener, UserChangeListener,
   /** Bumped by every invalidation: a lookup that started before one must not be cached after it. */
   private generation = 0;
   private readonly invalidationListeners: (() => void)[] = [];
+  private relay: PeerRelay | undefined;
 
   constructor(
     private readonly sources: CredentialSource[],
@@ -97,6 +100,17 @@ export class Authenticator implements KeyRevocationListener, UserChangeListener,
 
   /** Drops every cached credential that depends on `id` (a key, user, app, grant, or a token's hash). */
   forget(id: string): void {
+    this.drop(id);
+    this.relay?.publish(FORGET, id);
+  }
+
+  /** With several server processes (WORKERS): tells the others what is forgotten here, and forgets what they do. */
+  relayTo(relay: PeerRelay): void {
+    this.relay = relay;
+    relay.subscribe(FORGET, (id) => this.drop(id));
+  }
+
+  private drop(id: string): void {
     this.generation++;
     queueMicrotask(() => this.invalidationListeners.forEach((listener) => listener()));
     // Requests arriving from now on must not share a lookup that started before the change.

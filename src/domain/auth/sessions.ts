@@ -14,9 +14,12 @@ import { hashPassword, verifyPassword } from './passwords.js';
 import { scopesForRole, type Principal, type Role } from './permissions.js';
 import type { UserChangeListener } from '../users/users.js';
 import { normaliseEmail } from '../users/users.js';
+import type { PeerRelay } from '../peers.js';
 
 const FRESH_MS = 1000;
 const MAX_ENTRIES = 10_000;
+const ENDED = 'session.ended';
+const USER_CHANGED = 'session.user';
 /** The idle deadline is renewed at most this often per instance: no write per request. */
 const TOUCH_EVERY_MS = 60_000;
 const TOKEN_PREFIX = 'cms_sess_';
@@ -53,6 +56,7 @@ interface Entry {
 export class SessionService implements UserChangeListener {
   private readonly cache = new Map<string, Entry>();
   private generation = 0;
+  private relay: PeerRelay | undefined;
   /** A hash to verify against when the e-mail is unknown, so both answers take the same scrypt time. */
   private readonly decoy: Promise<string> = hashPassword(randomBytes(16).toString('hex'));
 
@@ -127,6 +131,7 @@ export class SessionService implements UserChangeListener {
   /** Ends the session now, on every instance (the row goes; other instances' caches last a second at most). */
   async signOut(session: ActiveSession): Promise<void> {
     this.invalidate((row) => row.session_id === session.id);
+    this.relay?.publish(ENDED, session.id);
     await this.store.run((db) => this.repo.delete(db, session.principal.accountId, session.id));
   }
 
@@ -139,6 +144,14 @@ export class SessionService implements UserChangeListener {
   /** A user's role changed or the user was deleted: forget what is cached, so the next request reads it anew. */
   userChanged(userId: string): void {
     this.invalidate((row) => row.user_id === userId);
+    this.relay?.publish(USER_CHANGED, userId);
+  }
+
+  /** With several server processes (WORKERS): tells the others what is dropped here, and drops what they do. */
+  relayTo(relay: PeerRelay): void {
+    this.relay = relay;
+    relay.subscribe(ENDED, (id) => this.invalidate((row) => row.session_id === id));
+    relay.subscribe(USER_CHANGED, (id) => this.invalidate((row) => row.user_id === id));
   }
 
   /** Deletes sessions that have ended (run now and then; an ended session is refused anyway). */
