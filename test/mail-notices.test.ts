@@ -214,6 +214,9 @@ for (const store of testStores()) {
 
       time.set('2027-06-14T00:00:00.000Z');
       await server.app.runMailSchedule();
+      // Delivered before the clock jumps 5 days: a send still in flight would see its lease lapse
+      // under the jump and be made again (at-least-once, the same Message-ID), not a second reminder.
+      await waitMail(caller.owner.email, /stops working/, 2);
       time.set('2027-06-19T06:00:00.000Z');
       await server.app.runMailSchedule();
       await server.app.runMailSchedule();
