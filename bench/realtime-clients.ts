@@ -2,6 +2,7 @@
 // note, for each event, its id and its delivery latency (commit → receipt). They run in the bench's
 // own process or, with --client-processes N, in N child processes (this file run with `--child`,
 // driven over IPC) so that the 1,000 clients' decryption and parsing is not one core's queue.
+import http from 'node:http';
 import { createHash } from 'node:crypto';
 import WebSocket from 'ws';
 
@@ -93,4 +94,16 @@ if (process.argv.includes('--child') && process.send) {
       process.disconnect();
     }
   });
+}
+
+/** Waits until a server behind a TLS-terminating proxy (TLS=off) answers `url` with 200. */
+export async function waitForPlainHttp(url: string): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    const ok = await new Promise<boolean>((resolve) => {
+      http.get(url, { headers: PROXIED }, (res) => resolve(res.statusCode === 200)).on('error', () => resolve(false));
+    });
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not answer`);
 }

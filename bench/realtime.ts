@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { summarise, type CpuProfile } from './cpu-profile.js';
-import { collect, PROXIED, subscribeMany, type Seen, type Subscriber } from './realtime-clients.js';
+import { collect, PROXIED, subscribeMany, waitForPlainHttp, type Seen, type Subscriber } from './realtime-clients.js';
 import { cleanEnv, cpuTimeMs, freePort, REPO_ROOT, startChild, waitUntilReady, productArgs, rssBytes } from './processes.js';
 import { createAccount } from './seed.js';
 
@@ -65,17 +65,6 @@ function post(agent: http.Agent, url: string, key: string, body: string): Promis
     req.on('error', reject);
     req.end(body);
   });
-}
-
-async function waitForPlainHttp(url: string): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    const ok = await new Promise<boolean>((resolve) => {
-      http.get(url, { headers: PROXIED }, (res) => resolve(res.statusCode === 200)).on('error', () => resolve(false));
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not answer`);
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;

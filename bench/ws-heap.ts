@@ -6,12 +6,11 @@
 // buffers, kernel socket buffers) does not show here: compare with bench/realtime.ts's RSS figure.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { cleanEnv, freePort, productArgs, REPO_ROOT, startChild, waitUntilReady } from './processes.js';
-import { PROXIED, subscribeMany } from './realtime-clients.js';
+import { subscribeMany, waitForPlainHttp } from './realtime-clients.js';
 import { createAccount } from './seed.js';
 
 const { values } = parseArgs({
@@ -109,17 +108,6 @@ async function snapshot(pid: number, dir: string): Promise<Map<string, { count: 
       // Still being written.
     }
   }
-}
-
-async function waitForPlainHttp(url: string): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    const ok = await new Promise<boolean>((resolve) => {
-      http.get(url, { headers: PROXIED }, (res) => resolve(res.statusCode === 200)).on('error', () => resolve(false));
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not answer`);
 }
 
 async function main(): Promise<void> {
