@@ -13,9 +13,13 @@ const STEPS: string[][] = [
   ['bench/oauth.ts', '--no-build'],
   ['bench/limits.ts'],
   ['bench/webhooks.ts'],
+  ['bench/scheduler.ts', '--no-build'],
   ['bench/realtime.ts'],
   ['bench/realtime.ts', '--tls', 'off', '--no-build'],
   ['bench/scale.ts', '--no-build'],
+  ['bench/bulk.ts'],
+  ['bench/import.ts'],
+  ['bench/media.ts'],
 ];
 
 for (const step of STEPS) {

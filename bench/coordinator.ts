@@ -8,7 +8,7 @@ import cluster from 'node:cluster';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { Coordinator } from '../src/cluster/coordinator.js';
-import { CoordinatedRateStore } from '../src/cluster/rate-store.js';
+import { CoordinatedRateStore } from '../src/storage/coordinated-rate-store.js';
 import { Hub } from '../src/cluster/hub.js';
 import { attachWorker, ipcLink } from '../src/cluster/links.js';
 import { MemoryRateStore, type RateStore } from '../src/storage/rate-store.js';

@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import ts from 'typescript';
-import type { ContentRow } from '../src/storage/content-repository.js';
+import type { NewContentRow } from '../src/storage/content-repository.js';
 import { productArgs, REPO_ROOT, startChild, type Child } from './processes.js';
 import type { SeedAccount } from './seed.js';
 
@@ -29,7 +29,7 @@ const SCHEMA = `
 `;
 
 /** Writes the peer's database: the same rows the product was seeded with, in one transaction per account. */
-export function seedPeer(file: string, accounts: { account: SeedAccount; rows: ContentRow[] }[]): void {
+export function seedPeer(file: string, accounts: { account: SeedAccount; rows: NewContentRow[] }[]): void {
   const db = new Database(file);
   try {
     db.pragma('journal_mode = WAL');

@@ -97,11 +97,11 @@ export function httpsGet(url: string, options: { ca?: string; headers?: Record<s
 /** One HTTPS request (GET unless `method` says otherwise) with an optional body. */
 export function httpsRequest(
   url: string,
-  options: { ca?: string; headers?: Record<string, string>; method?: string; body?: string } = {},
+  options: { ca?: string; headers?: Record<string, string>; method?: string; body?: string; timeoutMs?: number } = {},
 ): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const tls = options.ca ? { ca: options.ca } : { rejectUnauthorized: false };
-    const req = https.request(url, { ...tls, method: options.method ?? 'GET', headers: options.headers, agent: false, timeout: 5000 }, (res) => {
+    const req = https.request(url, { ...tls, method: options.method ?? 'GET', headers: options.headers, agent: false, timeout: options.timeoutMs ?? 5000 }, (res) => {
       let body = '';
       res.setEncoding('utf8').on('data', (c: string) => (body += c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
@@ -130,6 +130,19 @@ export async function waitUntilReady(child: Child, url: string, timeoutMs = 30_0
 /** The process's resident set size now, in bytes. */
 export function rssBytes(pid: number): number {
   return statusField(pid, 'VmRSS');
+}
+
+/** Each process of the tree (the primary first, then its workers) with its resident set now and its peak, in bytes. */
+export function perProcessRss(pid: number): { pid: number; rss: number; hwm: number }[] {
+  return processTree(pid).flatMap((p) => {
+    try {
+      const status = readFileSync(`/proc/${p}/status`, 'utf8');
+      const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
+      return [{ pid: p, rss: field('VmRSS'), hwm: field('VmHWM') }];
+    } catch {
+      return [];
+    }
+  });
 }
 
 /** The field summed over the process and its children (a cluster's workers); the parent must be alive. */

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startBareServer } from './bare.js';
 import { seedPeer, startPeerServer } from './peer.js';
-import { cleanEnv, freePort, httpsGet, REPO_ROOT, RssSampler, startChild, waitUntilReady, type Child, productArgs } from './processes.js';
+import { cleanEnv, freePort, httpsGet, httpsRequest, perProcessRss, REPO_ROOT, RssSampler, startChild, waitUntilReady, type Child, productArgs } from './processes.js';
 import { bareScenario, measure, productScenarios, WARMUP_SECONDS, type Measurement } from './scenarios.js';
 import { contentRows, createAccount, seedContent, type SeedAccount } from './seed.js';
 import { markdown, targets, writeDoc, type Run } from './report.js';
@@ -41,7 +41,7 @@ class Session {
   }
 }
 
-function options(): { duration: number; peer: boolean; workers: number; doc: boolean } {
+function options(): { duration: number; peer: boolean; workers: number[]; doc: boolean } {
   const { values } = parseArgs({
     options: {
       duration: { type: 'string', default: '10' },
@@ -54,8 +54,9 @@ function options(): { duration: number; peer: boolean; workers: number; doc: boo
   const duration = Number(values.duration);
   if (!Number.isInteger(duration) || duration < 1) throw new Error('--duration must be a whole number of seconds (1 or more)');
   // WORKERS is always passed to the product explicitly (its default is the number of cores).
-  const workers = Number(values.workers);
-  if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new Error('--workers must be a whole number from 1 to 64');
+  // `--workers 1,2`: one product run per figure, one after another on the same rows, side by side.
+  const workers = values.workers.split(',').map(Number);
+  if (workers.some((w) => !Number.isInteger(w) || w < 1 || w > 64)) throw new Error('--workers must be whole numbers from 1 to 64, separated by commas');
   return { duration, peer: values.peer, workers, doc: !values['no-doc'] };
 }
 
@@ -78,7 +79,8 @@ async function seed(env: Record<string, string>, dataDir: string, peer: boolean)
   const ids = await seedContent(path.join(dataDir, 'cms.sqlite'), big, bigRows);
   await seedContent(path.join(dataDir, 'cms.sqlite'), small, smallRows);
   if (peer) seedPeer(path.join(dataDir, 'peer.sqlite'), [{ account: big, rows: bigRows }, { account: small, rows: smallRows }]);
-  return { big, small, ids, seconds: (Date.now() - started) / 1000 };
+  const publishedIds = bigRows.filter((row) => row.status === 'published').map((row) => row.id);
+  return { big, small, ids, publishedIds, seconds: (Date.now() - started) / 1000 };
 }
 
 /** The peer server on the product's certificate and a copy of its data; the key of each account maps to it. */
@@ -110,14 +112,16 @@ type Baseline = (ca: string, bodyFile: string) => Promise<Measurement>;
 
 /** The product's scenarios, with the bare baseline run right after the list it is compared with. */
 async function benchProduct(
-  session: Session, env: Record<string, string>, big: SeedAccount, ids: string[], duration: number, baseline: Baseline, workers: number, startPeer?: () => Promise<Target>,
+  session: Session, env: Record<string, string>, big: SeedAccount, ids: string[], publishedIds: string[], duration: number, baseline: Baseline, workers: number, startPeer?: () => Promise<Target>,
 ) {
   const port = await freePort();
   const url = `https://127.0.0.1:${port}`;
   const product = session.child(startChild('product server', productArgs(), { ...env, PORT: String(port), WORKERS: String(workers) }));
-  await waitUntilReady(product, `${url}/readyz`);
+  // Several workers start after the start-up process, each loading the whole server: slower on a busy machine.
+  await waitUntilReady(product, `${url}/readyz`, workers > 1 ? 90_000 : 30_000);
   const sampler = session.sampler(product.pid);
   const idleRss = sampler.peak();
+  const idleProcesses = perProcessRss(product.pid);
   const ca = await fs.readFile(path.join(session.dataDir, 'tls-cert.pem'), 'utf8');
 
   // The exact body the product answers for the list (checked against its certificate), for the bare server.
@@ -125,6 +129,10 @@ async function benchProduct(
   if (listed.status !== 200) throw new Error(`list answered ${listed.status}: ${listed.body}`);
   const bodyFile = path.join(session.dataDir, 'list-body.json');
   await fs.writeFile(bodyFile, listed.body);
+  // A delivery key of the same account, for the delivery scenarios (compared with the management key's in the same run).
+  const minted = await httpsRequest(`${url}/v1/api-keys`, { ca, method: 'POST', headers: { authorization: `Bearer ${big.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Benchmark site', kind: 'delivery' }) });
+  if (minted.status !== 201) throw new Error(`delivery key: ${minted.status} ${minted.body}`);
+  const delivery = { key: (JSON.parse(minted.body) as { data: { key: string } }).data.key, publishedIds };
 
   // Started after the product, whose certificate it shares; it idles while the product is measured and back.
   const peer = startPeer ? await startPeer() : undefined;
@@ -136,10 +144,10 @@ async function benchProduct(
   const results: Measurement[] = [];
   const peers: Measurement[] = [];
   let bare: Measurement | undefined;
-  for (const scenario of productScenarios(ids)) {
+  for (const scenario of productScenarios(ids, delivery)) {
     results.push(await measure(scenario, 'product', { url, pid: product.pid, key: big.key, ca, sampler, duration }));
     console.log(line(results[results.length - 1]!));
-    if (peer) {
+    if (peer && !scenario.productOnly) {
       // Right after the product's run of the same scenario, on the same rows: the two halves of a ratio.
       peers.push(await measure(scenario, 'peer', { url: peer.url, pid: peer.child.pid, key: big.key, ca, sampler: peer.sampler, duration }));
       console.log(line(peers[peers.length - 1]!));
@@ -151,9 +159,27 @@ async function benchProduct(
   }
   const hwm = sampler.highWaterMark();
   const peerHwm = peer?.sampler.highWaterMark() ?? 0;
+  // Per process: the primary first, then each worker; the peak is each one's own high-water mark.
+  const processes = perProcessRss(product.pid).map((p) => ({ ...p, idle: idleProcesses.find((i) => i.pid === p.pid)?.rss }));
   await product.stop();
   await peer?.child.stop();
-  return { results, peers, bare: bare!, idleRss, hwm, peer: peer ? { idleRss: peerIdleRss, hwm: peerHwm } : undefined };
+  return { results, peers, bare: bare!, idleRss, hwm, processes, peer: peer ? { idleRss: peerIdleRss, hwm: peerHwm } : undefined };
+}
+
+/** The runs with different WORKERS side by side (Markdown): req/s and p99 per scenario, memory per process. */
+function sideBySide(runs: { workers: number; product: Awaited<ReturnType<typeof benchProduct>> }[]): string {
+  const head = `| scenario | ${runs.map((r) => `WORKERS=${r.workers} req/s (p99 ms)`).join(' | ')} |`;
+  const rule = `|---|${runs.map(() => '---:').join('|')}|`;
+  const rows = runs[0]!.product.results.map(
+    (m, i) => `| ${m.scenario.name} | ${runs.map((r) => { const x = r.product.results[i]!; return `${Math.round(x.rps)} (${x.p99})`; }).join(' | ')} |`,
+  );
+  const mb = (bytes: number | undefined) => (bytes === undefined ? '?' : (bytes / MB).toFixed(0));
+  const memory = runs.map(
+    (r) =>
+      `- WORKERS=${r.workers}: ${r.product.processes.map((p, i) => `${i === 0 ? (r.workers > 1 ? 'primary' : 'process') : `worker`} ${mb(p.idle)} idle / ${mb(p.hwm)} peak MB`).join('; ')}; ` +
+      `in all ${mb(r.product.idleRss)} idle, ${mb(r.product.hwm)} peak MB`,
+  );
+  return [head, rule, ...rows, '', 'RSS per process (idle after start; peak over the run):', ...memory].join('\n');
 }
 
 async function benchBare(session: Session, env: Record<string, string>, ca: string, bodyFile: string, duration: number) {
@@ -191,11 +217,18 @@ async function main(): Promise<void> {
   try {
     const env = cleanEnv({ DATA_DIR: session.dataDir, HOST: '127.0.0.1', LOG_LEVEL: 'warn' });
     console.log(`Seeding SQLite in ${session.dataDir} ...`);
-    const { big, small, ids, seconds } = await seed(env, session.dataDir, peer);
+    const { big, small, ids, publishedIds, seconds } = await seed(env, session.dataDir, peer);
     console.log(`  10,000 + 1,000 items in ${seconds.toFixed(1)} s${peer ? ' (the same rows again into the peer\'s file)' : ''}`);
     const baseline: Baseline = (ca, bodyFile) => benchBare(session, env, ca, bodyFile, duration);
     const peerStarter = peer ? () => startPeer(session, env, [big, small]) : undefined;
-    const product = await benchProduct(session, env, big, ids, duration, baseline, workers, peerStarter);
+    const runs: { workers: number; product: Awaited<ReturnType<typeof benchProduct>> }[] = [];
+    for (const [i, w] of workers.entries()) {
+      // The bare baseline and the peer once, with the first run; the later runs compare with the first.
+      const first = runs[0]?.product.bare;
+      runs.push({ workers: w, product: await benchProduct(session, env, big, ids, publishedIds, duration, first ? async () => first : baseline, w, i === 0 ? peerStarter : undefined) });
+    }
+    const product = runs[0]!.product;
+    if (runs.length > 1) console.log(`\n${sideBySide(runs)}\n`);
 
     const dataDirFs = execFileSync('df', ['--output=fstype', session.dataDir], { encoding: 'utf8' }).trim().split('\n').pop() ?? '?';
     const results = [...product.results, product.bare, ...product.peers];
@@ -205,7 +238,7 @@ async function main(): Promise<void> {
     console.log(`\n${markdown(run)}\n`);
     // --no-doc: a one-off comparison (WORKERS=2, say) that must not replace the generated figures.
     if (doc) writeDoc(run);
-    const invalid = results.filter((r) => r.failures > 0);
+    const invalid = [...results, ...runs.slice(1).flatMap((r) => r.product.results)].filter((r) => r.failures > 0);
     if (invalid.length) throw new Error(`scenarios with non-2xx responses or errors: ${invalid.map((r) => r.scenario.name).join(', ')}`);
     console.log(`${doc ? 'Wrote docs/benchmarks.md; d' : 'D'}one in ${Math.round((Date.now() - started) / 1000)} s.`);
   } finally {

@@ -6,7 +6,7 @@
 // any store size, so a search for one finds ~20 items per account whether there are 10k or 1M.
 import { sql } from 'kysely';
 import { openStore, type Store } from '../src/storage/db.js';
-import { ContentRepository, type ContentRow } from '../src/storage/content-repository.js';
+import { ContentRepository, type NewContentRow } from '../src/storage/content-repository.js';
 import { RevisionRepository } from '../src/storage/revision-repository.js';
 import { newId } from '../src/domain/ids.js';
 import { CONTENT_TYPES } from '../src/domain/schemas/content.js';
@@ -117,7 +117,8 @@ export async function seedScale(env: Record<string, string>, storeConfig: Parame
   return { accounts, corpus: texts, seconds: (Date.now() - started) / 1000 };
 }
 
-async function fill(store: Store, accounts: SeedAccount[], texts: Corpus, items: number, log: (line: string) => void): Promise<void> {
+/** Writes `items` items over the accounts in batches (the rows, counts, search index and first revision), without slugs. */
+export async function fill(store: Store, accounts: SeedAccount[], texts: Corpus, items: number, log: (line: string) => void): Promise<void> {
   const content = new ContentRepository(store.dialect);
   const revisions = new RevisionRepository();
   const next = random(3);
@@ -135,13 +136,13 @@ async function fill(store: Store, accounts: SeedAccount[], texts: Corpus, items:
     Array.from({ length: lanes }, async (_, lane) => {
       for (let b = lane; b < batches.length; b += lanes) {
         const from = batches[b]!;
-        const byAccount = new Map<number, ContentRow[]>();
+        const byAccount = new Map<number, NewContentRow[]>();
         for (let i = from; i < Math.min(from + BATCH, items); i++) {
           const at = new Date(start + i * step).toISOString();
           const status = statusFor(i);
           const body = Array.from({ length: BODY_WORDS }, word);
           body.splice(Math.floor(next() * BODY_WORDS), 0, texts.specific[i % texts.specific.length]!);
-          const row: ContentRow = {
+          const row: NewContentRow = {
             id: newId('content'),
             title: `${word()} ${word()} ${word()} ${word()}`,
             type: CONTENT_TYPES[i % CONTENT_TYPES.length]!,

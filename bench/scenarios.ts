@@ -11,6 +11,14 @@ export interface Scenario {
   /** What is sent, for the table. */
   request: string;
   requests: autocannon.Request[];
+  /** Measured on the product only (the peer has no such thing: delivery keys). */
+  productOnly?: boolean;
+}
+
+/** A delivery key of the benchmark's account and the ids it may read (the published items). */
+export interface DeliveryTarget {
+  key: string;
+  publishedIds: string[];
 }
 
 export interface Measurement {
@@ -42,15 +50,33 @@ const newItem = JSON.stringify({ title: 'Benchmark item', type: 'blog', content:
 
 const retitle = (id: string, n: number) => ({ path: `/v1/content/${id}`, body: JSON.stringify({ title: `Updated title ${n}` }) });
 
-/** In this order: reads first, so the creates do not change what the lists count. */
-export function productScenarios(ids: string[]): Scenario[] {
+/**
+ * In this order: reads first, so the creates do not change what the lists count. With a delivery
+ * key, its list and get come right after the management key's, in the same run, so the two compare.
+ */
+export function productScenarios(ids: string[], delivery?: DeliveryTarget): Scenario[] {
   const filtered = '/v1/content?type=blog&status=published';
   return [
     { name: 'list', request: 'GET /v1/content?limit=10', requests: [get('/v1/content?limit=10')] },
     { name: 'list filtered', request: `GET ${filtered}`, requests: [get(filtered)] },
     { name: 'get one', request: 'GET /v1/content/{id}', requests: [rotating(ids, { method: 'GET' }, (id) => ({ path: `/v1/content/${id}` }))] },
+    ...(delivery ? deliveryScenarios(delivery) : []),
     { name: 'create', request: 'POST /v1/content', requests: [{ method: 'POST', path: '/v1/content', headers: json, body: newItem }] },
     { name: 'update', request: 'PUT /v1/content/{id} {"title"}', requests: [rotating(ids, { method: 'PUT', headers: json }, retitle)] },
+  ];
+}
+
+/** The same reads as a delivery key makes them (published items only, public caching headers). */
+function deliveryScenarios(delivery: DeliveryTarget): Scenario[] {
+  const headers = { authorization: `Bearer ${delivery.key}` };
+  return [
+    { name: 'list delivery', request: 'GET /v1/content?limit=10 (delivery key: published only)', requests: [{ ...get('/v1/content?limit=10'), headers }], productOnly: true },
+    {
+      name: 'get delivery',
+      request: 'GET /v1/content/{published id} (delivery key)',
+      requests: [rotating(delivery.publishedIds, { method: 'GET', headers }, (id) => ({ path: `/v1/content/${id}` }))],
+      productOnly: true,
+    },
   ];
 }
 

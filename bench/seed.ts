@@ -2,7 +2,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { openStore } from '../src/storage/db.js';
-import { ContentRepository, type ContentRow } from '../src/storage/content-repository.js';
+import { ContentRepository, type NewContentRow } from '../src/storage/content-repository.js';
 import { newId } from '../src/domain/ids.js';
 import { CONTENT_TYPES } from '../src/domain/schemas/content.js';
 import { REPO_ROOT } from './processes.js';
@@ -35,7 +35,7 @@ function statusFor(i: number): string {
  * agree), cycling through the four types. The peer server (bench/peer-server.ts) is seeded with the
  * very same rows, so both servers answer the same lists.
  */
-export function contentRows(account: SeedAccount, count: number): ContentRow[] {
+export function contentRows(account: SeedAccount, count: number): NewContentRow[] {
   const start = Date.now() - 365 * 24 * 3600 * 1000;
   const step = Math.floor((365 * 24 * 3600 * 1000) / count);
   return Array.from({ length: count }, (_, i) => {
@@ -58,7 +58,7 @@ export function contentRows(account: SeedAccount, count: number): ContentRow[] {
 }
 
 /** Inserts `count` generated items (or the `rows` given) for the account; returns their ids. */
-export async function seedContent(sqliteFile: string, account: SeedAccount, count: number | ContentRow[]): Promise<string[]> {
+export async function seedContent(sqliteFile: string, account: SeedAccount, count: number | NewContentRow[]): Promise<string[]> {
   const rows = typeof count === 'number' ? contentRows(account, count) : count;
   const store = openStore({ kind: 'sqlite', file: sqliteFile });
   const repo = new ContentRepository('sqlite');

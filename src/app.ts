@@ -20,6 +20,10 @@ import { WebhookSender } from './workers/webhook-sender.js';
 import { OutboxWorker } from './workers/outbox-worker.js';
 import type { Coordinator } from './cluster/coordinator.js';
 import { MAIL_IN_FLIGHT, MAIL_IN_FLIGHT_PER_DOMAIN, MailSender } from './workers/mail-sender.js';
+import { TransitionSender } from './workers/transition-sender.js';
+import { JobRunner } from './workers/job-runner.js';
+import { BackfillRunner } from './workers/backfill-runner.js';
+import { listenForWrites } from './http/write-forwarding.js';
 
 export interface AppOptions {
   clock?: Clock;
@@ -32,6 +36,12 @@ export interface AppOptions {
   resolver?: Resolver;
   /** With WORKERS > 1 (or two instances side by side in tests): the link to the other server processes. */
   coordinator?: Coordinator;
+  /**
+   * SQLite with WORKERS > 1: every write runs in one worker (docs/cluster.md "One writer"). The
+   * writer also listens on `socketPath` and runs the background loops; a forwarder hands its
+   * writes to it there and runs no background loop.
+   */
+  writer?: { role: 'writer' | 'forwarder'; socketPath: string };
 }
 
 export interface App {
@@ -47,6 +57,10 @@ export interface App {
   publicUrl(): string;
   /** Sends the e-mail notices due by the clock (sunset reminders, expiring keys) and prunes old mail now (it also runs at start and hourly). */
   runMailSchedule(): Promise<void>;
+  /** Removes media bytes no record names, older than `graceMs` (30 minutes; it also runs every 30 minutes). */
+  sweepMedia(graceMs?: number): Promise<{ removed: number }>;
+  /** Resolves once the typed-field indexes asked for so far are built or dropped (tests). */
+  fieldIndexesSettled(): Promise<void>;
   /** Stops accepting, lets requests in flight finish (up to the grace period), then closes everything. */
   shutdown(): Promise<void>;
 }
@@ -91,6 +105,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       limiter: limits.limiter,
       usage: limits.usage,
       passwordLinks: services.mail.passwordLinks,
+      previews: services.publishing.previews,
       deprecatedCalls: limits.deprecatedCalls,
       realtime: live,
       publicUrl,
@@ -99,26 +114,38 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       connections: connectionCounts,
       rateLimitDegradedSeconds: limits.degradedSeconds,
       cluster: options.coordinator,
+      forwardWritesTo: options.writer?.role === 'forwarder' ? options.writer.socketPath : undefined,
       logStream: options.logStream,
     },
     certificate,
   );
   logger.log = http.log;
-  const retention = startEventRetention(services.events, config.eventRetentionDays, clock, backgroundError('event pruning failed'));
+  // Typed-field expression indexes: built after each model change made here, and checked at start.
+  services.contentModel.indexer.onError = backgroundError('could not build or drop a typed-field index');
+  void services.contentModel.indexer.reconcile();
+  // SQLite with one writer: the background loops (all of them write) run in the writer alone.
+  const background = options.writer?.role !== 'forwarder';
+  const retention = background
+    ? startEventRetention(services.events, config.eventRetentionDays, clock, backgroundError('event pruning failed'))
+    : { runNow: () => Promise.resolve(), stop: () => Promise.resolve() };
   const timers = [
     // last_used_at is gathered in memory and written every 30 s (CONTRACT.md §7 allows a minute's lag).
     every(30_000, () => services.auth.flushLastUsed(), backgroundError('could not record key use')),
     // Quota usage is counted in memory and written in batches: a crash loses at most FLUSH_EVERY_MS of it.
     every(FLUSH_EVERY_MS, () => limits.flush(), backgroundError('could not record quota usage')),
+  ];
+  if (background) timers.push(
     // Ended dashboard sessions are refused anyway; their rows are deleted hourly.
     every(3_600_000, () => services.sessions.prune(), backgroundError('could not prune sessions')),
     // Expired OAuth tokens, codes, grants and sign-ins in progress are refused anyway; their rows go hourly.
     every(3_600_000, () => services.authorizationServer.prune(), backgroundError('could not prune OAuth records')),
     // Sunset reminders and "your key expires in 7 days" (once each, whichever instance gets there first), and mail housekeeping.
     every(3_600_000, () => services.mail.schedule.run(), backgroundError('could not run the mail schedule')),
+    // Media bytes no record names (uploads that never committed, deleted media) go within the hour.
+    every(30 * 60_000, () => services.media.sweep(), backgroundError('could not sweep media')),
     // Expired idempotency keys are free anyway (a claim takes them over); their rows are deleted hourly.
     every(3_600_000, () => services.idempotency.prune(), backgroundError('could not prune idempotency keys')),
-  ];
+  );
   // Webhook deliveries: woken by events committed (on any instance the signal reaches), by pings and
   // retries queued here, and by its own poll.
   const sender = new WebhookSender(config.webhookAllowPrivate, clock, options.resolver);
@@ -131,7 +158,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   );
   services.signal.listen(() => worker.wake());
   services.deliveryWake.listen(() => worker.wake());
-  worker.start();
+  if (background) worker.start();
   // E-mail: the same loop over the mail outbox, woken when a message is queued here and by its poll.
   const mailSender = config.mail.smtpUrl
     ? MailSender.smtp(config.mail.smtpUrl, config.mail.from, http.log)
@@ -143,22 +170,62 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     http.log,
   );
   services.mail.wake.listen(() => mailWorker.wake());
-  mailWorker.start();
+  if (background) mailWorker.start();
+  // Scheduled publishing: the same loop over the due transitions, woken on the second the next one
+  // falls due (the queue says when), when a time is set here, and by its poll. One account's
+  // transitions take its write turn one after another anyway: a few at a time per account.
+  const scheduleWorker = new OutboxWorker(
+    services.publishing.scheduler,
+    new TransitionSender(services.publishing.scheduler),
+    { label: 'scheduled transition', leaseMs: config.webhookLeaseSeconds * 1000, maxInFlight: 32, maxPerPartition: 4, partitionOf: (transition) => transition.accountId },
+    http.log,
+  );
+  services.publishing.wake.listen(() => scheduleWorker.wake());
+  if (background) scheduleWorker.start();
+  // Migration 015's slugs for existing items: one batch at a time, on whichever instance holds the task.
+  const backfillWorker = new OutboxWorker(
+    services.publishing.backfill,
+    new BackfillRunner(services.publishing.backfill),
+    { label: 'slug backfill', leaseMs: config.webhookLeaseSeconds * 1000, maxInFlight: 1, maxPerPartition: 1, partitionOf: () => 'all' },
+    http.log,
+  );
+  if (background) backfillWorker.start();
+  // Bulk jobs: one chunk at a time per job (each a transaction of its account), a few jobs at once;
+  // each job pauses between chunks as long as its last chunk took (docs/bulk.md).
+  const jobWorker = new OutboxWorker(
+    services.jobs,
+    new JobRunner(services.jobs, http.log),
+    { label: 'bulk job chunk', leaseMs: config.webhookLeaseSeconds * 1000, maxInFlight: 4, maxPerPartition: 1, partitionOf: (job) => job.accountId },
+    http.log,
+  );
+  services.jobs.wake.listen(() => jobWorker.wake());
+  if (background) jobWorker.start();
   let closed: Promise<void> | undefined;
+  /** The writer's local socket for the other workers' writes. */
+  let writes: import('node:http').Server | undefined;
 
   async function close(): Promise<void> {
     lifecycle.closing = true;
     // WebSocket connections are long-lived: tell them to go (1001) rather than wait for them.
     live.closeAll();
     // In-flight webhook attempts and e-mails get the same grace as requests, in parallel with them.
-    const workerStopped = Promise.all([worker.stop(config.shutdownGraceSeconds * 1000), mailWorker.stop(config.shutdownGraceSeconds * 1000)]);
+    const grace = config.shutdownGraceSeconds * 1000;
+    const workerStopped = Promise.all([worker.stop(grace), mailWorker.stop(grace), scheduleWorker.stop(grace), backfillWorker.stop(grace), jobWorker.stop(grace)]);
+    // The writer keeps taking the other workers' writes while its own connections drain.
     if (listener) await closeConnections(listener, lifecycle, config.shutdownGraceSeconds * 1000);
+    if (writes) {
+      const stopped = new Promise((resolve) => writes!.close(resolve));
+      writes.closeIdleConnections();
+      await Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
+      writes.closeAllConnections();
+    }
     await Promise.all([http.close(), workerStopped]);
     for (const timer of timers) clearInterval(timer);
     stream.close();
     await retention.stop();
     await services.auth.flushLastUsed().catch(() => {});
     await limits.close().catch((error: unknown) => http.log.warn({ err: error }, 'could not record quota usage'));
+    await services.contentModel.indexer.settled();
     await services.close();
     options.coordinator?.close();
   }
@@ -179,12 +246,16 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         counts: connectionCounts,
       });
       // Once the public URL is known (links in the messages): whatever came due while no instance ran.
-      void services.mail.schedule.run().catch(backgroundError('could not run the mail schedule'));
+      if (background) void services.mail.schedule.run().catch(backgroundError('could not run the mail schedule'));
+      if (options.writer?.role === 'writer') writes = await listenForWrites(http, options.writer.socketPath, config.tls.mode === 'on');
       return listener;
     },
     publicUrl,
     runMailSchedule: () => services.mail.schedule.run(),
+    /** Resolves once the typed-field indexes asked for so far are built (tests). */
+    fieldIndexesSettled: () => services.contentModel.indexer.settled(),
     pruneEvents: () => retention.runNow(),
+    sweepMedia: (graceMs) => services.media.sweep(graceMs),
     shutdown: () => (closed ??= close()),
   };
 }

@@ -37,10 +37,16 @@ export interface Config {
   host: string;
   port: number;
   /**
-   * `WORKERS`: server processes sharing the port (node:cluster), 1 to 64; the number of cores by
-   * default. 1 runs the server in this one process, as before (docs/operations.md, "Every core").
+   * `WORKERS`: server processes sharing the port (node:cluster), 1 to 64; by default 1 on SQLite
+   * and the number of cores on PostgreSQL. 1 runs the server in this one process, as before (docs/operations.md, "Every core").
    */
   workers: number;
+  /**
+   * `SQLITE_WRITER`: with WORKERS > 1 on SQLite, `one` (the default) runs every write in worker 1,
+   * the others handing it their writes over a local socket; `every` lets each worker write itself
+   * (the lock then serialises them). Ignored on PostgreSQL, where every worker writes (docs/cluster.md).
+   */
+  sqliteWriter: 'one' | 'every';
   /**
    * `PUBLIC_URL`: the origin people and OAuth clients see (e-mail links, the OAuth issuer). Unset, it
    * is `https://<HOST>:<port>` — see publicUrlOf(), which knows the port actually bound.
@@ -71,6 +77,8 @@ export interface Config {
   listCacheEntries: number;
   /** Megabytes of single content items kept per instance (ITEM_CACHE_MB); 0 turns the cache off. */
   itemCacheMb: number;
+  /** Seconds a preview link works (PREVIEW_TTL; default 24 hours). */
+  previewTtlSeconds: number;
   limits: LimitsConfig;
   /** Dashboard sign-in sessions (docs/dashboard.md). */
   sessions: SessionConfig;
@@ -78,7 +86,25 @@ export interface Config {
   connections: ConnectionsConfig;
   /** E-mail (docs/email.md). */
   mail: MailConfig;
+  /** The media library (docs/media.md). */
+  media: MediaConfig;
 }
+
+/** The media library (CONTRACT.md §18, docs/media.md). */
+export interface MediaConfig {
+  /** `MEDIA_STORE`: where the bytes live: `DATA_DIR/media` (disk) or an S3-compatible bucket. */
+  store: { kind: 'disk'; dir: string } | { kind: 's3'; endpoint?: string; region: string; bucket: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
+  /** `MEDIA_MAX_BYTES`: the largest file accepted (default 25 MiB). */
+  maxBytes: number;
+  /** `MEDIA_TYPES`: the MIME types accepted, read from the bytes. */
+  types: string[];
+  /** `MEDIA_LINK_TTL`: seconds a signed link to private media works (default 3600). */
+  linkTtlSeconds: number;
+  /** `PLAN_STORAGE`: bytes of media each plan may store; an account's own quota overrides it. */
+  storage: Record<Plan, number>;
+}
+
+export const DEFAULT_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif', 'image/svg+xml', 'application/pdf', 'text/plain'];
 
 export interface ConnectionsConfig {
   /** A connection must finish its TLS handshake, and each request's headers must arrive, within this. */
@@ -262,6 +288,40 @@ function planFigures(env: Env, name: string, defaults: Record<Plan, number>): Re
   return figures;
 }
 
+function media(env: Env, dataDir: string): MediaConfig {
+  const kind = oneOf(env, 'MEDIA_STORE', ['disk', 's3'], 'disk');
+  let store: MediaConfig['store'] = { kind: 'disk', dir: path.join(dataDir, 'media') };
+  if (kind === 's3') {
+    if (env.S3_BUCKET === undefined) throw new ConfigError('S3_BUCKET', 'is required when MEDIA_STORE=s3');
+    if ((env.S3_ACCESS_KEY_ID === undefined) !== (env.S3_SECRET_ACCESS_KEY === undefined)) {
+      throw new ConfigError(env.S3_ACCESS_KEY_ID === undefined ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY', 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
+    }
+    if (env.S3_ENDPOINT !== undefined && !/^https?:\/\/[^/]+\/?$/.test(env.S3_ENDPOINT)) {
+      throw new ConfigError('S3_ENDPOINT', `must be an http(s):// origin such as https://s3.example.com (got "${env.S3_ENDPOINT}")`);
+    }
+    store = {
+      kind: 's3',
+      endpoint: env.S3_ENDPOINT,
+      region: env.S3_REGION ?? 'us-east-1',
+      bucket: env.S3_BUCKET,
+      accessKeyId: env.S3_ACCESS_KEY_ID,
+      secretAccessKey: env.S3_SECRET_ACCESS_KEY,
+      forcePathStyle: bool(env, 'S3_FORCE_PATH_STYLE'),
+    };
+  }
+  const types = env.MEDIA_TYPES === undefined ? DEFAULT_MEDIA_TYPES : env.MEDIA_TYPES.split(',').map((t) => t.trim().toLowerCase()).filter(Boolean);
+  const badType = types.find((t) => !/^[a-z0-9.+-]+\/[a-z0-9.+-]+$/.test(t));
+  if (badType !== undefined || types.length === 0) throw new ConfigError('MEDIA_TYPES', `must be a comma-separated list of MIME types such as image/png,application/pdf (got "${badType ?? ''}")`);
+  return {
+    store,
+    maxBytes: integer(env, 'MEDIA_MAX_BYTES', 1, 5 * 1024 ** 3, 25 * 1024 * 1024),
+    types,
+    linkTtlSeconds: integer(env, 'MEDIA_LINK_TTL', 1, 7 * 86_400, 3600),
+    // Enterprise is "custom": set per account (cms accounts plan --storage); this applies until then.
+    storage: planFigures(env, 'PLAN_STORAGE', { free: 100 * 1024 ** 2, basic: 1024 ** 3, pro: 10 * 1024 ** 3, enterprise: 100 * 1024 ** 3 }),
+  };
+}
+
 function limits(env: Env): LimitsConfig {
   return {
     enabled: oneOf(env, 'RATE_LIMITS', ['on', 'off'], 'on') === 'on',
@@ -304,7 +364,9 @@ export function loadConfig(environment: Env = process.env): Config {
   return {
     host: env.HOST ?? '127.0.0.1',
     port: integer(env, 'PORT', 0, 65535, 8443),
-    workers: integer(env, 'WORKERS', 1, 64, Math.min(64, os.availableParallelism())),
+    // One process on SQLite until two workers are measured to beat it there (docs/cluster.md, "The default").
+    workers: integer(env, 'WORKERS', 1, 64, databaseUrl ? Math.min(64, os.availableParallelism()) : 1),
+    sqliteWriter: oneOf(env, 'SQLITE_WRITER', ['one', 'every'], 'one'),
     publicUrl: origin(env, 'PUBLIC_URL'),
     dataDir,
     store: databaseUrl ? { kind: 'postgres', url: databaseUrl } : { kind: 'sqlite', file: path.join(dataDir, 'cms.sqlite') },
@@ -323,12 +385,14 @@ export function loadConfig(environment: Env = process.env): Config {
     idempotencyLeaseSeconds: integer(env, 'IDEMPOTENCY_LEASE_SECONDS', 1, 3600, 60),
     listCacheEntries: integer(env, 'LIST_CACHE_ENTRIES', 0, 1_000_000, 2000),
     itemCacheMb: integer(env, 'ITEM_CACHE_MB', 0, 4096, 16),
+    previewTtlSeconds: integer(env, 'PREVIEW_TTL', 60, 30 * 86_400, 86_400),
     limits: limits(env),
     sessions: {
       idleMinutes: integer(env, 'SESSION_IDLE_MINUTES', 1, 7 * 24 * 60, 60),
       maxHours: integer(env, 'SESSION_MAX_HOURS', 1, 30 * 24, 12),
     },
     mail: mail(env),
+    media: media(env, dataDir),
     connections: {
       headersTimeoutSeconds: integer(env, 'HEADERS_TIMEOUT_SECONDS', 1, 60, 10),
       // Behind a proxy, longer than the proxy's own idle timeout (60 s on common load balancers),

@@ -46,6 +46,9 @@ export function openMail(config: Config, deps: MailDeps) {
   const deprecationNotices = new DeprecationNotices(store, outbox, repo, deprecatedCallRepo, audience, links, clock, config.deprecations);
   return {
     outbox,
+    /** Who an account's notices go to. */
+    audience,
+    links,
     /** Tells this process's mail worker that a message was queued here. */
     wake,
     /** Quota alerts (an event sink) and disabled webhook endpoints. */

@@ -16,9 +16,11 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  // Loaded on demand: the primary never loads the HTTP stack (Fastify, the OAuth provider, the dashboard).
-  if (cluster.isWorker) return (await import('./cluster/worker.js')).runWorker(config);
-  if (config.workers > 1) return (await import('./cluster/primary.js')).runPrimary(config);
+  // Loaded on demand: the primary never loads the store, the services or the HTTP stack (Fastify, the
+  // OAuth provider, the dashboard); its start-up process (CMS_STARTUP) does the migrations and bootstrap.
+  if (cluster.isWorker && process.env.CMS_STARTUP === '1') return (await import('./process/startup.js')).runStartup(config);
+  if (cluster.isWorker) return (await import('./process/worker.js')).runWorker(config);
+  if (config.workers > 1) return (await import('./process/primary.js')).runPrimary(config);
 
   // WORKERS=1: the whole server in this one process.
   const { serve } = await import('./serve.js');

@@ -1,6 +1,6 @@
 // Storage and domain services, built from a Config without any HTTP: shared by the server's
 // composition root (app.ts) and the administration CLI, which needs no web stack.
-import type { Config } from './config.js';
+import { publicUrlOf, type Config } from './config.js';
 import { openStore } from './storage/db.js';
 import type { StoreStateListener } from './storage/health.js';
 import { AccountRepository } from './storage/account-repository.js';
@@ -13,6 +13,10 @@ import { ApiKeyService } from './domain/auth/api-keys.js';
 import { Authenticator } from './domain/auth/authenticator.js';
 import { ContentService } from './domain/content/content.js';
 import { ContentRevisions } from './domain/content/revisions.js';
+import { ContentWrites } from './domain/content/content-writes.js';
+import { ContentBatch } from './domain/content/content-batch.js';
+import { BulkJobs } from './domain/jobs/bulk-jobs.js';
+import { ContentJobRepository } from './storage/content-job-repository.js';
 import { RevisionRepository } from './storage/revision-repository.js';
 import { EventLog } from './domain/events/event-log.js';
 import { openSignal } from './storage/signals/index.js';
@@ -39,8 +43,8 @@ import { AuthorizationServerStore } from './domain/oauth/server-store.js';
 import { IdempotencyService } from './domain/idempotency/idempotency.js';
 import { IdempotencyRepository } from './storage/idempotency-repository.js';
 import type { Coordinator } from './cluster/coordinator.js';
-import { CoordinatedRateStore } from './cluster/rate-store.js';
-import { RelayedEventSignal } from './cluster/relayed-signal.js';
+import { CoordinatedRateStore } from './storage/coordinated-rate-store.js';
+import { RelayedEventSignal } from './storage/signals/relayed-signal.js';
 
 export interface ServiceOptions {
   clock?: Clock;
@@ -69,6 +73,11 @@ import type { MailLog } from './domain/mail/outbox.js';
 import { openMail } from './mail-services.js';
 import { DeprecatedCalls } from './domain/limits/deprecated-calls.js';
 import type { Resolver } from './domain/webhooks/targets.js';
+import { openPublishing } from './publishing-services.js';
+import { AtomFeeds } from './domain/publishing/feed.js';
+import { openContentModel } from './content-model-services.js';
+import { openMedia } from './media-services.js';
+import type { ContentType } from './domain/schemas/content.js';
 
 /** Opens the store (applying migrations) and builds the domain services on it. */
 export async function openServices(config: Config, options: ServiceOptions = {}) {
@@ -120,8 +129,29 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     },
   };
   // E-mail is queued in the transaction of its cause: quota alerts ride on the usage alert events.
+  const contentRepo = new ContentRepository(store.dialect);
+  const revisions = new ContentRevisions(store, new RevisionRepository(), config.revisionsKeep);
   const mail = openMail(config, { store, clock, events, users: userRepo, sessions: sessionRepo, userChanged, publicUrl: options.publicUrl, log: options.mailLog });
   events.addSink(mail.notices);
+  const writes = new ContentWrites(contentRepo, clock, revisions);
+  // Slugs and schedules are steps of every content write; the scheduler makes the timed transitions.
+  // Typed fields: checked on every write against the type's model, in the write's transaction.
+  const contentModel = openContentModel({ store, clock, events, writes, content: contentRepo, relay: options.coordinator });
+  const publishing = openPublishing(config, { store, clock, events, writes, content: contentRepo, users: userRepo, mail, publicUrl: options.publicUrl });
+  const models = async (accountId: string, type: string) => (await contentModel.types.model(accountId, type as ContentType)).fields;
+  const content = new ContentService(store, contentRepo, events, writes, revisions, models, config.listCacheEntries, config.itemCacheMb * 1024 * 1024);
+  // Media: references in content are a step of every content write, and `media` fields check ids through it.
+  let media;
+  try {
+    media = await openMedia(config, { store, clock, events, writes, publicUrl: options.publicUrl ?? (() => publicUrlOf(config)) });
+  } catch (error) {
+    await signal.close().catch(() => {});
+    await store.close();
+    throw error;
+  }
+  contentModel.types.media = media.references;
+  const references = media.references;
+  content.resolveMedia = (accountId, html) => store.run((db) => references.resolve(db, accountId, html));
   return {
     store,
     auth,
@@ -134,15 +164,13 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     accounts: new AccountService(store, new AccountRepository(), userRepo, apiKeys, events, clock),
     users: new UserService(store, userRepo, events, clock, userChanged, sessionRepo, mail.passwordLinks),
     sessions,
-    content: new ContentService(
-      store,
-      new ContentRepository(store.dialect),
-      events,
-      clock,
-      new ContentRevisions(store, new RevisionRepository(), config.revisionsKeep),
-      config.listCacheEntries,
-      config.itemCacheMb * 1024 * 1024,
-    ),
+    content,
+    /** Content batches (POST /v1/content/batch): the same writes, several in one transaction. */
+    contentBatch: new ContentBatch(events, writes),
+    /** Bulk jobs (POST /v1/content/bulk, /v1/jobs) and their queue for the outbox worker. */
+    jobs: new BulkJobs(store, new ContentJobRepository(store.dialect), contentRepo, writes, events, userRepo, clock, new Wake(), { models, fields: contentModel.fields }),
+    /** The Atom feed of published items (rendered by the content service's one Markdown entry point). */
+    feeds: new AtomFeeds(store, contentRepo, userRepo, content, options.publicUrl ?? (() => publicUrlOf(config))),
     deliveryWake,
     idempotency: new IdempotencyService(store, new IdempotencyRepository(), clock, config.idempotencyLeaseSeconds * 1000),
     webhooks: new WebhookService(store, endpointRepo, deliveryRepo, eventRepo, events, clock, config.webhookAllowPrivate, deliveryWake, options.resolver),
@@ -161,8 +189,15 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     }),
     webhookDeliveries: new DeliveryService(store, endpointRepo, deliveryRepo, events, clock, config.webhookRetrySchedule ?? DEFAULT_RETRY_SCHEDULE, mail.notices),
     mail,
+    publishing,
+    /** Content models (typed fields per type) and their expression indexes. */
+    contentModel,
+    contentTypes: contentModel.types,
+    /** The media library (its store, records, variants and sweep). */
+    media,
     /** Closes the signal's connections, then the store. */
     async close() {
+      await media.close().catch(() => {});
       await signal.close().catch(() => {});
       await store.close();
     },
@@ -190,6 +225,7 @@ export async function openLimits(config: Config, services: Services, clock: Cloc
   const ledger = new UsageLedger(services.store, repo);
   const alerts = new UsageAlerts(services.events, repo, clock);
   const limiter = new RateLimiter(rates, ledger, alerts, config.limits, clock);
+  services.users.limitInvitations(limiter);
   // Calls to deprecated routes are counted like usage, and written with it; the notice rides on that write.
   const { mail } = services;
   const deprecatedCalls = new DeprecatedCalls(services.store, mail.deprecatedCallRepo, clock, config.deprecations, mail.deprecationNotices);
@@ -197,7 +233,7 @@ export async function openLimits(config: Config, services: Services, clock: Cloc
   return {
     limiter,
     deprecatedCalls,
-    usage: new UsageService(services.store, repo, ledger, limiter, config.limits, clock, deprecatedCalls, mail.deprecatedCallRepo),
+    usage: new UsageService(services.store, repo, ledger, limiter, config.limits, clock, deprecatedCalls, mail.deprecatedCallRepo, (accountId, plan) => services.media.media.storage(accountId, plan)),
     /** Seconds this instance has spent without Redis, counting alone or refusing (for /metrics). */
     degradedSeconds,
     /** Writes the usage gathered so far (every few seconds, and on shutdown); now and then prunes old alert markers. */

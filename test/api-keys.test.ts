@@ -8,7 +8,7 @@ import { addKey, addUser } from './helpers/people.js';
 import { startServer, type TestAccount, type TestServer } from './helpers/server.js';
 import { testStores } from './helpers/stores.js';
 
-const RECORD_FIELDS = ['created_at', 'expires_at', 'id', 'last_used_at', 'name', 'prefix', 'scopes', 'user_id'];
+const RECORD_FIELDS = ['created_at', 'expires_at', 'id', 'kind', 'last_used_at', 'name', 'prefix', 'scopes', 'user_id'];
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const EVERYONE = ['content:read', 'events:read', 'keys:write', 'users:read'];
 /** Every scope each role may hold (§4), sorted: what a key created without scopes gets. */

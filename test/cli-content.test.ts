@@ -50,7 +50,7 @@ async function snapshot(server: TestServer, key: string): Promise<string[]> {
 }
 
 for (const store of testStores()) {
-  describe(`cms content (${store})`, { timeout: 300_000 }, () => {
+  describe(`cms content (${store})`, { timeout: 600_000 }, () => {
     let server: TestServer;
     let owner: TestAccount;
     let env: Record<string, string>;

@@ -135,10 +135,12 @@ for (const store of testStores()) {
       await limited.content.list();
       // The window still has most of its hour: the client gives the 429 back rather than wait it out.
       await assert.rejects(limited.content.list(), (e: unknown) => e instanceof CmsApiError && e.code === 'rate_limited' && (e.retryAfter ?? 0) > 5);
-      // Bring the window's end to ~1 s from now: the next call is refused, waits, and is let through.
+      // Bring the window's end to 1–2 s from now: the next call is refused, waits, and is let through.
+      // X-RateLimit-Reset is whole seconds, up to 1 s after the window's real end, so the clock goes
+      // to 2 s before it (1 s before would leave anything from 1 s down to nothing to wait).
       const usage = await timedFetch(new Request(`${timed.baseUrl}/v1/usage`, { headers: { authorization: `Bearer ${account.key}` } }));
       const reset = Number(usage.headers.get('x-ratelimit-reset'));
-      offset += reset * 1000 - (Date.now() + offset) - 1000;
+      offset += reset * 1000 - (Date.now() + offset) - 2000;
       const started = Date.now();
       const page = await limited.content.list();
       assert.equal(page.pagination.total, 0);

@@ -5,6 +5,7 @@
 // under the 2 s safety poll; an account rate limit is exact across workers; one webhook delivery per
 // change; a killed worker is replaced; SIGTERM drains every worker and exits 0.
 import assert from 'node:assert/strict';
+import https from 'node:https';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -32,7 +33,7 @@ async function fresh(server: ServerProcess, method: string, url: string, options
 
 /** Both workers listening (the primary says so once every worker has bound the port), and both have said so. */
 async function allListening(server: ServerProcess): Promise<void> {
-  await server.waitForStdout(/"msg":"all workers listening"/, 45_000);
+  await server.waitForStdout(/"msg":"all workers listening"/, 90_000);
   const deadline = Date.now() + 10_000;
   while (workerPids(server.stdout()).size < 2) {
     assert.ok(Date.now() < deadline, 'both workers log "listening"');
@@ -57,8 +58,9 @@ function workerPids(stdout: string): Map<number, number[]> {
 }
 
 describe('WORKERS configuration', () => {
-  it('defaults to the number of cores and takes 1 to 64', () => {
-    assert.equal(loadConfig({}).workers, Math.min(64, os.availableParallelism()));
+  it('defaults to one process on SQLite and the number of cores on PostgreSQL, and takes 1 to 64', () => {
+    assert.equal(loadConfig({}).workers, 1);
+    assert.equal(loadConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test' }).workers, Math.min(64, os.availableParallelism()));
     assert.equal(loadConfig({ WORKERS: '1' }).workers, 1);
     assert.equal(loadConfig({ WORKERS: '64' }).workers, 64);
     for (const bad of ['0', '65', 'two', '1.5']) {
@@ -162,6 +164,35 @@ describe('WORKERS=2', { concurrency: false }, () => {
           const one = metricValue(metrics.text, 'cms_worker_requests_total', '{worker="1"}') ?? 0;
           const two = metricValue(metrics.text, 'cms_worker_requests_total', '{worker="2"}') ?? 0;
           assert.ok(one > 0 && two > 0, `both workers counted: ${one} and ${two}`);
+        }));
+
+      it('ends, never leaves hanging, a connection handed to a worker killed before it took it (P3-6)', () =>
+        withServerProcesses(store, async ({ env, start }) => {
+          const { server } = await start({ ...env, ...TWO }, true);
+          await allListening(server);
+          const ca = await fs.readFile(path.join(server.dataDir, 'tls-cert.pem'), 'utf8');
+          const victim = workerPids(server.stdout()).get(1)![0]!;
+          // Stopped, worker 1 cannot take the next connection handed to it (nor acknowledge it); then it is killed.
+          process.kill(victim, 'SIGSTOP');
+          const outcomes = Array.from({ length: 4 }, () =>
+            new Promise<string>((resolve) => {
+              const started = Date.now();
+              const req = https.get(`${server.baseUrl}/healthz`, { ca, agent: false }, (res) => {
+                res.resume();
+                res.on('end', () => resolve(`${res.statusCode}`));
+              });
+              req.setTimeout(8000, () => {
+                resolve(`silent for ${Date.now() - started} ms`);
+                req.destroy();
+              });
+              req.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+            }),
+          );
+          await sleep(1000);
+          process.kill(victim, 'SIGKILL');
+          const seen = await Promise.all(outcomes);
+          assert.ok(!seen.some((s) => s.startsWith('silent')), `every request answered or reset: ${seen.join(', ')}`);
+          assert.ok(seen.some((s) => s !== '200'), `one connection went to the stopped worker: ${seen.join(', ')}`);
         }));
 
       it('replaces a killed worker, and exits 0 on SIGTERM once every worker has drained', () =>

@@ -5,7 +5,7 @@ import type { Response } from './helpers/client.js';
 import { startServer, type TestAccount, type TestServer } from './helpers/server.js';
 import { testStores } from './helpers/stores.js';
 
-const FULL_FIELDS = ['author', 'content', 'created_at', 'id', 'published_at', 'status', 'title', 'type', 'updated_at', 'version'];
+const FULL_FIELDS = ['author', 'content', 'created_at', 'fields', 'id', 'publish_at', 'published_at', 'slug', 'status', 'title', 'type', 'unpublish_at', 'updated_at', 'version'];
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const MiB = 1024 * 1024;
 

@@ -6,7 +6,7 @@ import { startServer, type TestAccount, type TestServer } from './helpers/server
 import { testStores } from './helpers/stores.js';
 
 type Item = Record<string, unknown>;
-const LIST_FIELDS = ['author', 'created_at', 'id', 'status', 'title', 'type', 'updated_at'];
+const LIST_FIELDS = ['author', 'created_at', 'fields', 'id', 'slug', 'status', 'title', 'type', 'updated_at'];
 const FIELD_CODES = ['required', 'invalid_type', 'invalid_value', 'too_short', 'too_long', 'invalid_format', 'read_only', 'unknown_field', 'empty_update'];
 
 /** A clock the test moves by hand, so creation times (and ties) are chosen, not hoped for. */

@@ -227,5 +227,42 @@ for (const store of testStores()) {
       assert.equal(all.pagination.total, 10_050);
       assert.ok(!('total_exact' in all.pagination));
     });
+
+    // Runs last: it adds items to the account.
+    it('ranks the newest 1,000 matches by relevance and the older ones newest first, cursors keeping the window', async () => {
+      // A title match created now (2026) is older than all 10,050 loaded items (2034): outside the
+      // window of the newest 1,000 matches, it follows every one of them instead of leading.
+      const old = (await server.client.post('/v1/content', { key: account.key, json: { title: 'Shared notes', type: 'manual', content: 'x' } })).body.data.id as string;
+      const seeded = (i: number) => `content_${String(i).padStart(26, '0')}`;
+      const first = await search('q=shared&limit=3');
+      assert.deepEqual(first.data.map((i) => i.id), [seeded(10_049), seeded(10_048), seeded(10_047)]);
+      const boundary = await search('q=shared&offset=999&limit=2');
+      assert.deepEqual(boundary.data.map((i) => i.id), [seeded(9_050), seeded(9_049)]);
+      const last = await search('q=shared&offset=10050&limit=5');
+      assert.deepEqual(last.data.map((i) => i.id), [old]);
+
+      // Within the window relevance leads: a newer title match comes first.
+      const inWindow = seeded(9_500);
+      assert.equal((await server.client.put(`/v1/content/${inWindow}`, { key: account.key, json: { title: 'Shared title' } })).status, 200);
+      assert.deepEqual((await search('q=shared&limit=2')).data.map((i) => i.id), [inWindow, seeded(10_049)]);
+
+      // Paging by cursor across the window's edge neither skips nor repeats while newer matches
+      // arrive: they would push the window's oldest items out of a window found again, but the
+      // cursor keeps the first page's window (the new items rank above it and are not seen).
+      const expected = [inWindow, ...Array.from({ length: 1_300 }, (_, i) => seeded(10_049 - i)).filter((id) => id !== inWindow)].slice(0, 1_300);
+      const repo = new ContentRepository(server.app.store.dialect);
+      const seen: string[] = [];
+      let page = await search('q=shared&limit=250');
+      for (let n = 0; seen.length < 1_300; n++) {
+        seen.push(...page.data.map((i) => i.id));
+        const newer = Array.from({ length: 100 }, (_, j) => {
+          const at = new Date(Date.parse('2035-01-01T00:00:00.000Z') + n * 100 + j).toISOString();
+          return { id: `content_1${String(n * 100 + j).padStart(25, '0')}`, title: 'News', type: 'blog', content: 'Shared body text.', status: 'draft', author: account.userId, created_at: at, updated_at: at, published_at: null, version: 1 };
+        });
+        await server.app.store.transaction((tx) => repo.insertMany(tx, account.accountId, newer));
+        page = await search(`cursor=${page.pagination.next_cursor}&limit=250`);
+      }
+      assert.deepEqual(seen.slice(0, 1_300), expected);
+    });
   });
 }

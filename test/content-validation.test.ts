@@ -122,7 +122,7 @@ for (const store of testStores()) {
 
       it('rejects unknown fields with unknown_field', async () => {
         await rejectsCreate({ ...VALID, tags: ['a'] }, ['tags:unknown_field']);
-        await rejectsCreate({ ...VALID, Title: 'x', slug: 'x' }, ['Title:unknown_field', 'slug:unknown_field']);
+        await rejectsCreate({ ...VALID, Title: 'x', tagline: 'x' }, ['Title:unknown_field', 'tagline:unknown_field']);
       });
 
       it('rejects a body that is not an object with field "" invalid_type', async () => {

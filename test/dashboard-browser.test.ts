@@ -203,7 +203,7 @@ describe('dashboard in a browser (sqlite)', { timeout: 240_000 }, () => {
       const phone = await other.newPage();
       await signIn(phone, viewer.email, VIEWER_PASSWORD);
       const nav = phone.getByRole('navigation', { name: 'Sections' });
-      assert.deepEqual(await nav.getByRole('link').allInnerTexts(), ['API Keys', 'OAuth Apps', 'Connected Apps', 'Usage', 'Content', 'Profile']);
+      assert.deepEqual(await nav.getByRole('link').allInnerTexts(), ['API Keys', 'OAuth Apps', 'Connected Apps', 'Usage', 'Content', 'Media', 'Profile']);
       assert.equal(await phone.getByRole('link', { name: 'New content' }).count(), 0);
       await phone.goto(`${server.baseUrl}/users`);
       await phone.getByText('Your role does not give access to this section.').waitFor();

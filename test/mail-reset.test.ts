@@ -97,9 +97,9 @@ for (const store of testStores()) {
       assert.equal((await setPassword(linkIn(second!), 'an hour too late')).status, 410);
     });
 
-    it('throttles requests per e-mail address (10 per 15 minutes), whether it exists or not', async () => {
+    it('throttles requests per e-mail address (3 an hour), whether it exists or not', async () => {
       const address = `throttled-${Date.now()}@example.com`;
-      for (let i = 0; i < 10; i++) assert.equal((await forgot(address)).status, 200);
+      for (let i = 0; i < 3; i++) assert.equal((await forgot(address)).status, 200);
       const refused = await forgot(address);
       assert.equal(refused.status, 429);
       assert.ok(Number(refused.headers['retry-after']) >= 1);

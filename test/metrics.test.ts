@@ -41,6 +41,22 @@ describe('metrics', () => {
     assert.match(res.text, /^cms_nodejs_eventloop_lag_p99_seconds /m);
   });
 
+  it('exports the event-loop delay as a histogram from 1 ms to 1 s', async () => {
+    // Hold the loop for about 60 ms: at least one sample is at or over 50 ms.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const until = Date.now() + 60;
+    while (Date.now() < until);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const text = (await server.client.get('/metrics')).text;
+    assert.match(text, /^# TYPE cms_event_loop_delay_seconds histogram$/m);
+    const bucket = (le: string) => Number(text.split('\n').find((line) => line.startsWith(`cms_event_loop_delay_seconds_bucket{le="${le}"} `))?.split(' ')[1]);
+    const count = Number(text.match(/^cms_event_loop_delay_seconds_count (\d+)$/m)?.[1]);
+    assert.ok(count > 0, 'samples were taken');
+    assert.equal(bucket('+Inf'), count);
+    assert.ok(bucket('0.001') <= bucket('0.05') && bucket('0.05') <= bucket('1'));
+    assert.ok(bucket('0.025') < count, 'the held loop shows past 25 ms');
+  });
+
   it('shows open WebSocket connections', async () => {
     const { key } = await server.account();
     const client = await WsClient.open(server, key);

@@ -245,7 +245,10 @@ for (const store of testStores()) {
       const other = await registerApp(server, (await server.account()).key);
       assert.deepEqual((await introspect(other, tokens.access_token)).body, { active: false });
       assert.deepEqual((await introspect(app, 'cms_oat_unknownunknownunknownunknownunknownunk')).body, { active: false });
-      assertOAuthError(await postForm(server.client, '/oauth/introspect', { token: tokens.access_token }), 400, 'invalid_request');
+      // No client authentication at all is a failed one (RFC 6749 §5.2, issue 21 P3-10).
+      const anonymous = await postForm(server.client, '/oauth/introspect', { token: tokens.access_token });
+      assertOAuthError(anonymous, 401, 'invalid_client');
+      assert.match(String(anonymous.headers['www-authenticate']), /^Basic /);
     });
 
     it('revokes (RFC 7009): 200 for any token; a refresh token takes its chain’s access tokens with it; another app’s token is left alone', async () => {

@@ -310,7 +310,7 @@ describe('the OpenAPI document', () => {
     const usage = doc.paths['/v1/usage'].get;
     assert.equal(usage.operationId, 'getUsage');
     assert.deepEqual(Object.keys(usage.responses['200'].content['application/json'].schema.properties.data.properties).sort(), [
-      'apps', 'days', 'deprecated_calls', 'keys', 'period_end', 'period_start', 'plan', 'quota', 'rate_limit', 'remaining', 'used',
+      'apps', 'days', 'deprecated_calls', 'keys', 'period_end', 'period_start', 'plan', 'quota', 'rate_limit', 'remaining', 'storage', 'used',
     ]);
     for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { responses: Record<string, { headers?: object }> }>>)) {
       for (const [method, operation] of Object.entries(item)) {
@@ -319,11 +319,15 @@ describe('the OpenAPI document', () => {
           for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit']) {
             assert.ok(names.includes(name), `${method} ${path} ${status} lacks ${name}`);
           }
-          assert.equal(names.includes('Retry-After'), status === '429', `${method} ${path} ${status}`);
+          // A 503 (shutting down, the store unreachable) says when to come back too.
+          assert.equal(names.includes('Retry-After'), status === '429' || status === '503', `${method} ${path} ${status}`);
         }
       }
     }
     assert.equal(doc.components.headers['Retry-After'].schema.minimum, 1);
+    for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit', 'Retry-After']) {
+      assert.equal(doc.components.headers[name].required, true, `${name} is required wherever it is named`);
+    }
   });
 });
 

@@ -56,11 +56,14 @@ for (const store of testStores()) {
         }
       });
 
-      it('answers a plain GET (no upgrade) with 426 and Upgrade: websocket', async () => {
+      it('answers a plain GET (no upgrade) with 426, Upgrade: websocket and the upgrade option in Connection (RFC 9110 §7.8)', async () => {
         const res = await server.client.get('/v1/ws', { key: owner.key });
         assert.equal(res.status, 426);
         assert.equal(res.headers.upgrade, 'websocket');
+        assert.ok(String(res.headers.connection).toLowerCase().split(/\s*,\s*/).includes('upgrade'), `Connection: ${res.headers.connection}`);
         assert.equal(res.body.code, 'upgrade_required');
+        // The connection stays usable for the next request (keep-alive is HTTP/1.1's default).
+        assert.equal((await server.client.get('/v1/content', { key: owner.key })).status, 200);
       });
 
       it('does not negotiate permessage-deflate, even when the client offers it', async () => {

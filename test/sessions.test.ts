@@ -3,7 +3,7 @@
 // expiry, deletion and role changes, and two instances on one store.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { addUser } from './helpers/people.js';
+import { addKey, addUser } from './helpers/people.js';
 import { startSecondInstance } from './helpers/instance.js';
 import { manualClock } from './helpers/limits.js';
 import { startServer, type TestServer } from './helpers/server.js';
@@ -171,9 +171,10 @@ for (const store of testStores()) {
       assert.deepEqual(rows, []);
     });
 
-    it('ends every session of a user whose password is changed through the API; the new password signs in', async () => {
+    it('ends every session of a user whose password is changed through the API (their own key); the new password signs in', async () => {
       const owner = await server.account();
-      const editor = await addUser(server, owner.key, 'editor', { password: PASSWORD });
+      const editor = await addUser(server, owner.key, 'admin', { password: PASSWORD });
+      const editorKey = (await addKey(server, owner.key, { user_id: editor.id })).key;
       const first = await signIn(server.client, editor.email, PASSWORD);
       const second = await signIn(server.client, editor.email, PASSWORD);
       assert.equal((await first.send('GET', '/v1/content')).status, 200);
@@ -182,7 +183,7 @@ for (const store of testStores()) {
       assert.equal((await first.send('GET', '/v1/content')).status, 200, 'other changes keep the sessions');
 
       const fresh = 'a brand new passphrase';
-      assert.equal((await server.client.put(`/v1/users/${editor.id}`, { key: owner.key, json: { password: fresh } })).status, 200);
+      assert.equal((await server.client.put(`/v1/users/${editor.id}`, { key: editorKey, json: { password: fresh } })).status, 200);
       assert.equal((await first.send('GET', '/v1/content')).status, 401);
       assert.equal((await second.send('GET', '/v1/content')).status, 401);
       assert.equal((await signInRequest(server.client, editor.email, PASSWORD)).status, 401, 'the old password is gone');

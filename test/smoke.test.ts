@@ -33,7 +33,7 @@ for (const store of testStores()) {
       const listed = await client.get('/v1/content?type=strategy', { key: owner.key });
       assert.equal(listed.status, 200);
       assert.deepEqual(listed.body.pagination, { total: 1, limit: 10, offset: 0, has_more: false, next_cursor: null });
-      assert.deepEqual(Object.keys(listed.body.data[0]).sort(), ['author', 'created_at', 'id', 'status', 'title', 'type', 'updated_at']);
+      assert.deepEqual(Object.keys(listed.body.data[0]).sort(), ['author', 'created_at', 'fields', 'id', 'slug', 'status', 'title', 'type', 'updated_at']);
 
       const updated = await client.put(`/v1/content/${id}`, { key: owner.key, json: { status: 'published' }, headers: { 'if-match': '"1"' } });
       assert.equal(updated.status, 200);

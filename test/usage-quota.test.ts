@@ -120,6 +120,8 @@ for (const store of testStores()) {
           apps: [],
           days: [{ date: '2027-03-15', used: 7 }],
           deprecated_calls: [],
+          // The basic plan's media storage (CONTRACT.md §18), nothing uploaded.
+          storage: { used_bytes: 0, quota_bytes: 1024 ** 3 },
         });
         assert.equal(h.remaining, 1000 - 15, 'the hourly limit counted all 15 authenticated requests');
       });

@@ -132,7 +132,7 @@ for (const store of testStores()) {
         created,
         await get(`/v1/users/${user.id}`, account.key),
         await get('/v1/users', account.key),
-        await put(`/v1/users/${user.id}`, account.key, { password: 'another long secret' }),
+        await put(`/v1/users/${account.userId}`, account.key, { password: 'another long secret' }),
       ];
       for (const res of responses) {
         assert.ok(res.status < 300, res.text);

@@ -13,6 +13,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly errors: FieldError[] = [],
+    /** The whole error body, for what some errors add (the `used_by` of a media 409). */
+    readonly body: Record<string, unknown> = {},
   ) {
     super(message);
   }
@@ -82,7 +84,7 @@ export async function request<T>(method: string, path: string, options: Options 
   }
   if (!response.ok) {
     const message = typeof json?.message === 'string' ? json.message : `The service answered ${response.status} ${response.statusText}.`;
-    const error = new ApiError(response.status, typeof json?.code === 'string' ? json.code : 'error', message, (json?.errors as FieldError[]) ?? []);
+    const error = new ApiError(response.status, typeof json?.code === 'string' ? json.code : 'error', message, (json?.errors as FieldError[]) ?? [], json ?? {});
     if (response.status === 401 && path.startsWith('/v1/')) onSessionEnded();
     throw error;
   }
@@ -100,6 +102,38 @@ export const api = {
     return { data: reply.data, pagination: reply.body?.pagination as Page<T>['pagination'] };
   },
 };
+
+/**
+ * Sends a multipart form by XMLHttpRequest, the one browser API that reports upload progress:
+ * `onProgress(sent, total)` as the bytes leave. Resolves to the answer's `data`, like request().
+ */
+export function upload<T>(path: string, form: FormData, onProgress: (sent: number, total: number) => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', path);
+    xhr.withCredentials = true;
+    xhr.setRequestHeader('Accept', 'application/json');
+    if (csrfToken) xhr.setRequestHeader('X-CSRF-Token', csrfToken);
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress(event.loaded, event.total);
+    };
+    xhr.onerror = () => reject(new ApiError(0, 'network', 'The service could not be reached. Check your connection and try again.'));
+    xhr.onabort = () => reject(new ApiError(0, 'aborted', 'The upload was cancelled.'));
+    xhr.onload = () => {
+      let json: Record<string, unknown> | undefined;
+      try {
+        json = xhr.responseText ? (JSON.parse(xhr.responseText) as Record<string, unknown>) : undefined;
+      } catch {
+        json = undefined;
+      }
+      if (xhr.status >= 200 && xhr.status < 300) return resolve((json?.data ?? json) as T);
+      const message = typeof json?.message === 'string' ? json.message : `The service answered ${xhr.status} ${xhr.statusText}.`;
+      if (xhr.status === 401) onSessionEnded();
+      reject(new ApiError(xhr.status, typeof json?.code === 'string' ? json.code : 'error', message, (json?.errors as FieldError[]) ?? [], json ?? {}));
+    };
+    xhr.send(form);
+  });
+}
 
 /** Turns an error into one sentence for people, with the fields the API named. */
 export function describeError(error: unknown): string {

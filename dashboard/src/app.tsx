@@ -1,10 +1,10 @@
 // The app shell: finds out whether a session is open, shows sign-in or the sections the role allows,
 // and keeps the CSRF token of the session for every state-changing call.
 import { useEffect, useState } from 'preact/hooks';
-import { api, describeError, useCsrfToken, whenSessionEnds, type SessionView } from './api.js';
+import { api, useCsrfToken, whenSessionEnds, type SessionView } from './api.js';
 import { navigate, useLocation } from './router.js';
 import { SECTIONS } from './sections.js';
-import { Button, Link, Loading, Message, PageTitle } from './ui.js';
+import { Button, Link, Loading, Message, PageTitle, useAction } from './components/index.js';
 import { SignIn } from './sign-in.js';
 import { KeysSection } from './sections/keys.js';
 import { SettingsSection } from './sections/settings.js';
@@ -14,12 +14,13 @@ import { ContentSection } from './sections/content.js';
 import { OAuthAppsSection } from './sections/oauth-apps.js';
 import { ConnectedAppsSection } from './sections/connected-apps.js';
 import { ProfileSection } from './sections/profile.js';
+import { ContentModelSection } from './sections/content-model.js';
+import { MediaSection } from './sections/media.js';
 
 export function App() {
   const [session, setSession] = useState<SessionView | null | undefined>(undefined);
   const [notice, setNotice] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [leaving, setLeaving] = useState(false);
+  const leaving = useAction();
   const { path } = useLocation();
 
   const opened = (view: SessionView | null) => {
@@ -62,18 +63,12 @@ export function App() {
     );
   }
 
-  const signOut = async () => {
-    setLeaving(true);
-    try {
+  const signOut = () =>
+    leaving.run('sign-out', async () => {
       await api.post('/auth/sign-out');
       opened(null);
       setNotice('You have signed out.');
-    } catch (e) {
-      setError(describeError(e));
-    } finally {
-      setLeaving(false);
-    }
-  };
+    });
 
   const allowed = SECTIONS.filter((s) => s.roles.includes(session.user.role));
   const section = SECTIONS.find((s) => path === s.path || path.startsWith(`${s.path}/`));
@@ -93,7 +88,7 @@ export function App() {
           <span>
             {session.user.email} · <span class="badge">{session.user.role}</span> · plan <span class="badge">{session.account.plan}</span>
           </span>
-          <Button onClick={signOut} busy={leaving} busyText="Signing out…">
+          <Button onClick={signOut} busy={leaving.busy !== null} busyText="Signing out…">
             Sign out
           </Button>
         </div>
@@ -110,7 +105,7 @@ export function App() {
         </ul>
       </nav>
       <main id="main" tabIndex={-1}>
-        <Message error={error} />
+        <Message error={leaving.outcome.error} />
         {!section ? (
           <NotFound />
         ) : !section.roles.includes(session.user.role) ? (
@@ -132,6 +127,8 @@ function Route(props: { path: string; session: SessionView }) {
   if (path.startsWith('/usage')) return <UsageSection session={session} />;
   if (path.startsWith('/users')) return <UsersSection session={session} />;
   if (path.startsWith('/profile')) return <ProfileSection session={session} />;
+  if (path.startsWith('/content-model')) return <ContentModelSection />;
+  if (path.startsWith('/media')) return <MediaSection session={session} />;
   return <ContentSection session={session} path={path} />;
 }
 

@@ -19,6 +19,8 @@ export const SECTIONS: Section[] = [
   { path: '/usage', title: 'Usage', roles: EVERYONE },
   { path: '/users', title: 'Users', roles: ADMINS },
   { path: '/content', title: 'Content', roles: EVERYONE },
+  { path: '/content-model', title: 'Content model', roles: ADMINS },
+  { path: '/media', title: 'Media', roles: EVERYONE },
   { path: '/profile', title: 'Profile', roles: EVERYONE },
 ];
 

@@ -1,38 +1,23 @@
 // Sign in with e-mail and password. Errors come back in words (wrong details, too many attempts).
-import { useState } from 'preact/hooks';
-import { api, describeError, type SessionView } from './api.js';
-import { Button, Field, Message, PageTitle } from './ui.js';
+import { api, type SessionView } from './api.js';
+import { Field, Form, Message, PageTitle, Submit, useForm } from './components/index.js';
 
 export function SignIn(props: { notice: string | null; onSignedIn: (view: SessionView) => void }) {
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const reply = await api.post<SessionView>('/auth/sign-in', { email, password });
-      props.onSignedIn(reply.data);
-    } catch (e) {
-      setError(describeError(e));
-      setBusy(false);
-    }
+  const form = useForm({ email: '', password: '' });
+  const submit = async (values: typeof form.values) => {
+    const reply = await api.post<SessionView>('/auth/sign-in', values);
+    props.onSignedIn(reply.data);
   };
 
   return (
     <main id="main" class="sign-in">
-      <form onSubmit={submit} class="card" noValidate>
+      <Form form={form} message={false} onSubmit={submit}>
         <PageTitle>Sign in</PageTitle>
         <p class="hint">Content Management Service dashboard: API keys, webhooks, usage, users and content.</p>
-        <Message error={error} success={props.notice} />
-        <Field label="E-mail address" type="email" name="email" autocomplete="username" required value={email} onInput={(e) => setEmail((e.currentTarget as HTMLInputElement).value)} />
-        <Field label="Password" type="password" name="password" autocomplete="current-password" required value={password} onInput={(e) => setPassword((e.currentTarget as HTMLInputElement).value)} />
-        <Button kind="primary" type="submit" busy={busy} busyText="Signing in…">
-          Sign in
-        </Button>
+        <Message error={form.outcome.error} success={props.notice} />
+        <Field label="E-mail address" type="email" autocomplete="username" required {...form.bind('email')} />
+        <Field label="Password" type="password" autocomplete="current-password" required {...form.bind('password')} />
+        <Submit busyText="Signing in…">Sign in</Submit>
         {/* A page of the service itself (server-rendered), not of this app: a full page load. */}
         <p>
           <a href="/password/forgot">Forgot password?</a>
@@ -40,7 +25,7 @@ export function SignIn(props: { notice: string | null; onSignedIn: (view: Sessio
         <p class="hint">
           Invited? The e-mail has a link to choose your password. The owner of a new installation finds theirs in the first start's output.
         </p>
-      </form>
+      </Form>
     </main>
   );
 }

@@ -1,5 +1,6 @@
 // Content items as Markdown files with YAML front matter (`title`, `type`, `status`, `id`,
-// `version`), for `cms content export` and `import`. The body after the front matter is the item's
+// `version`; publishing's `slug`, `publish_at`, `unpublish_at`; the content model's `fields`, a
+// mapping of typed field values), for `cms content export` and `import`. The body after the front matter is the item's
 // content byte for byte, so an export read back in changes nothing. Files are replaced atomically
 // (written beside, then renamed): a crash never leaves half a file.
 import fs from 'node:fs/promises';
@@ -13,7 +14,26 @@ export interface ContentFile {
   /** Absent in a file written by hand for a new item; set by import once created. */
   id?: string;
   version?: number;
+  /** Absent: the service makes one from the title (a new item) or keeps the one it has. */
+  slug?: string;
+  /** Absent: no schedule (import clears one the item has). */
+  publish_at?: string;
+  unpublish_at?: string;
+  /** The item's typed fields (docs/content-model.md); absent: none (import removes the ones the item has). */
+  fields?: Record<string, unknown>;
   content: string;
+}
+
+const KNOWN_FIELDS = ['title', 'type', 'status', 'id', 'version', 'slug', 'publish_at', 'unpublish_at', 'fields'];
+
+/** A front matter time as the service keeps it (UTC with milliseconds); throws naming the field. */
+function time(field: string, value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  const text = value instanceof Date ? value.toISOString() : typeof value === 'string' ? value : undefined;
+  if (text === undefined || Number.isNaN(Date.parse(text)) || !/^\d{4}-\d\d-\d\dT/.test(text)) {
+    throw new ContentFileError(`front matter "${field}" must be an ISO 8601 time, such as 2027-06-01T09:00:00Z`);
+  }
+  return new Date(text).toISOString();
 }
 
 const FRONT_MATTER = /^---\r?\n(?:([\s\S]*?)\r?\n)?---(?:\r?\n|$)/;
@@ -32,7 +52,7 @@ export function parseContentFile(text: string): ContentFile {
   }
   if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) throw new ContentFileError('the front matter must be a YAML mapping');
   const m = meta as Record<string, unknown>;
-  const unknown = Object.keys(m).filter((k) => !['title', 'type', 'status', 'id', 'version'].includes(k));
+  const unknown = Object.keys(m).filter((k) => !KNOWN_FIELDS.includes(k));
   if (unknown.length) throw new ContentFileError(`unknown front matter field(s): ${unknown.join(', ')}`);
   const text_ = (field: string, value: unknown, fallback?: string): string => {
     if (value === undefined && fallback !== undefined) return fallback;
@@ -45,12 +65,23 @@ export function parseContentFile(text: string): ContentFile {
   if (m.id !== undefined && (typeof m.id !== 'string' || !/^content_[0-9a-z]{26}$/.test(m.id))) {
     throw new ContentFileError('front matter "id" must be a content id (content_…)');
   }
+  if (m.slug !== undefined && (typeof m.slug !== 'string' || !/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(m.slug) || m.slug.length > 200)) {
+    throw new ContentFileError('front matter "slug" must be 1–200 characters of a-z, 0-9 and single hyphens');
+  }
+  if (m.fields !== undefined && m.fields !== null && (typeof m.fields !== 'object' || Array.isArray(m.fields))) {
+    throw new ContentFileError('front matter "fields" must be a mapping of field names to values');
+  }
+  const fields = m.fields ? (m.fields as Record<string, unknown>) : undefined;
   return {
     title: text_('title', m.title),
     type: text_('type', m.type),
     status: text_('status', m.status, 'draft'),
     id: m.id as string | undefined,
     version: m.version as number | undefined,
+    slug: m.slug as string | undefined,
+    publish_at: time('publish_at', m.publish_at),
+    unpublish_at: time('unpublish_at', m.unpublish_at),
+    ...(fields && Object.keys(fields).length ? { fields } : {}),
     content: text.slice(match[0].length),
   };
 }
@@ -60,7 +91,11 @@ export function formatContentFile(file: ContentFile): string {
   if (file.id !== undefined) meta.id = file.id;
   meta.title = file.title;
   meta.type = file.type;
+  if (file.slug !== undefined) meta.slug = file.slug;
   meta.status = file.status;
+  if (file.publish_at !== undefined) meta.publish_at = file.publish_at;
+  if (file.unpublish_at !== undefined) meta.unpublish_at = file.unpublish_at;
+  if (file.fields !== undefined && Object.keys(file.fields).length) meta.fields = file.fields;
   if (file.version !== undefined) meta.version = file.version;
   return `---\n${stringify(meta, { lineWidth: 0 })}---\n${file.content}`;
 }

@@ -3,13 +3,16 @@
 // and safe: an item is updated by id with If-Match on the version in its file, so an edit made on
 // the service since the export is refused (412), never overwritten; a new item is created under an
 // Idempotency-Key derived from its file, so a re-run after a crash does not create it twice; and
-// each file is rewritten with its item's id and version once the service has it.
+// each file is rewritten with its item's id and version once the service has it. New items are sent
+// 100 to a request (POST /v1/content/batch, independent), each batch under a key derived from its
+// files and written down in the directory until its files are rewritten (docs/bulk.md#cms-content-import).
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import cliProgress from 'cli-progress';
-import { CmsApiError, type CmsClient, type ContentItem, type ContentListQuery } from '@cms-service/client';
+import { CmsApiError, type BatchOperation, type BatchResult, type CmsClient, type ContentItem, type ContentListQuery } from '@cms-service/client';
 import { formatContentFile, markdownFiles, parseContentFile, writeAtomically, type ContentFile } from './content-files.js';
+import { exportMedia, fieldMediaIds, importMedia, mediaReferences, rewriteFieldIds, rewriteReferences } from './content-media.js';
 
 const PARALLEL = 8;
 
@@ -18,6 +21,8 @@ export interface ImportSummary {
   updated: number;
   unchanged: number;
   failed: { file: string; error: string }[];
+  /** Present when the directory has media (media.json): files uploaded, files the account already had. */
+  media?: { uploaded: number; reused: number };
 }
 
 /** A progress bar on stderr when it is a terminal; nothing otherwise (stdout stays pure JSON). */
@@ -40,16 +45,33 @@ async function inParallel<T>(items: T[], work: (item: T) => Promise<void>): Prom
   );
 }
 
-const toFile = (item: ContentItem): ContentFile => ({ id: item.id, title: item.title, type: item.type, status: item.status, version: item.version, content: item.content });
+const toFile = (item: ContentItem): ContentFile => ({
+  id: item.id,
+  title: item.title,
+  type: item.type,
+  status: item.status,
+  version: item.version,
+  slug: item.slug ?? undefined,
+  publish_at: item.publish_at ?? undefined,
+  unpublish_at: item.unpublish_at ?? undefined,
+  ...(item.fields && Object.keys(item.fields).length ? { fields: item.fields as Record<string, unknown> } : {}),
+  content: item.content,
+});
 
-export async function exportContent(cms: CmsClient, dir: string, filter: ContentListQuery): Promise<{ exported: number; dir: string }> {
+export async function exportContent(
+  cms: CmsClient,
+  dir: string,
+  filter: ContentListQuery,
+): Promise<{ exported: number; dir: string; media: number; missing_media?: string[] }> {
   await fs.mkdir(dir, { recursive: true });
   const ids: string[] = [];
   for await (const item of cms.content.iterate(filter)) ids.push(item.id);
   const bar = progress(ids.length, 'export');
+  const referenced: string[] = [];
   await inParallel(ids, async (id) => {
     try {
       const item = await cms.content.get(id);
+      referenced.push(...mediaReferences(item.content), ...fieldMediaIds(item.fields));
       await writeAtomically(path.join(dir, `${id}.md`), formatContentFile(toFile(item)));
     } catch (error) {
       // Deleted between the listing and the read: nothing to export.
@@ -58,44 +80,146 @@ export async function exportContent(cms: CmsClient, dir: string, filter: Content
     bar.increment();
   });
   bar.stop();
-  return { exported: (await markdownFiles(dir)).filter((f) => ids.includes(path.basename(f, '.md'))).length, dir: path.resolve(dir) };
+  // The files the Markdown shows, beside it: media/<filename>, listed in media.json.
+  const media = await exportMedia(cms, dir, referenced);
+  return {
+    exported: (await markdownFiles(dir)).filter((f) => ids.includes(path.basename(f, '.md'))).length,
+    dir: path.resolve(dir),
+    media: media.files,
+    ...(media.missing.length ? { missing_media: media.missing } : {}),
+  };
+}
+
+/** Where a batch of creates in flight is written down, so a re-run after a crash replays it (never creates twice). */
+const JOURNAL = '.cms-import-pending.json';
+/** Creates per request: the most a batch takes (CONTRACT.md §21). */
+export const BATCH = 100;
+
+interface Journal {
+  key: string;
+  files: string[];
+  body: { atomic: false; operations: BatchOperation[] };
 }
 
 export async function importContent(cms: CmsClient, dir: string): Promise<ImportSummary> {
-  const files = await markdownFiles(dir);
   const summary: ImportSummary = { created: 0, updated: 0, unchanged: 0, failed: [] };
+  // The files first, so that the Markdown's references name media the account has (rewritten where its ids differ).
+  const media = await importMedia(cms, dir, describe);
+  summary.failed.push(...media.failed);
+  const ids = new Map([...media.ids].filter(([from, to]) => from !== to));
+  // A batch sent by a run that stopped before it had rewritten every file: replay it first.
+  const pending = await fs.readFile(path.join(dir, JOURNAL), 'utf8').then((text) => JSON.parse(text) as Journal, () => undefined);
+  if (pending) await sendCreates(cms, dir, pending, summary);
+  const files = await markdownFiles(dir);
   const bar = progress(files.length, 'import');
+  const creates: { file: string; wanted: ContentFile }[] = [];
   await inParallel(files, async (file) => {
     try {
       const text = await fs.readFile(file, 'utf8');
-      const outcome = await importOne(cms, file, text, parseContentFile(text));
+      const wanted = parseContentFile(text);
+      if (ids.size) {
+        wanted.content = rewriteReferences(wanted.content, ids);
+        if (wanted.fields) wanted.fields = rewriteFieldIds(wanted.fields, ids);
+      }
+      if (wanted.id === undefined) {
+        creates.push({ file, wanted });
+        return;
+      }
+      const outcome = await importOne(cms, file, text, wanted);
       summary[outcome]++;
     } catch (error) {
       summary.failed.push({ file: path.basename(file), error: describe(error) });
     }
     bar.increment();
   });
+  // New items go in batches of 100 (in file order), each one request.
+  creates.sort((a, b) => a.file.localeCompare(b.file));
+  for (let i = 0; i < creates.length; i += BATCH) {
+    const chunk = creates.slice(i, i + BATCH);
+    const body = { atomic: false as const, operations: chunk.map(({ wanted }) => ({ op: 'create' as const, data: createBody(wanted) })) };
+    // The same files (paths and bytes) always ask with the same key: a re-run replays, never duplicates.
+    const hash = createHash('sha256');
+    for (const { file } of chunk) hash.update(path.resolve(file)).update('\0');
+    hash.update(JSON.stringify(body));
+    await sendCreates(cms, dir, { key: `cms-import-${hash.digest('hex').slice(0, 48)}`, files: chunk.map((c) => c.file), body }, summary);
+    bar.increment(chunk.length);
+  }
   bar.stop();
   summary.failed.sort((a, b) => a.file.localeCompare(b.file));
+  if (media.uploaded + media.reused + media.failed.length) summary.media = { uploaded: media.uploaded, reused: media.reused };
   return summary;
+}
+
+function createBody(wanted: ContentFile) {
+  const schedule = { ...(wanted.publish_at ? { publish_at: wanted.publish_at } : {}), ...(wanted.unpublish_at ? { unpublish_at: wanted.unpublish_at } : {}) };
+  return { title: wanted.title, type: wanted.type, content: wanted.content, status: wanted.status === 'published' ? 'published' : 'draft', ...(wanted.slug ? { slug: wanted.slug } : {}), ...(wanted.fields ? { fields: wanted.fields } : {}), ...schedule } as never;
+}
+
+/**
+ * Sends one batch of creates under its key, written down first; archives the new items whose file
+ * says archived (a second batch); rewrites each file with its item's id and version; then forgets it.
+ */
+async function sendCreates(cms: CmsClient, dir: string, journal: Journal, summary: ImportSummary): Promise<void> {
+  await writeAtomically(path.join(dir, JOURNAL), JSON.stringify(journal));
+  const results = await cms.content.batch(journal.body.operations, { atomic: false, idempotencyKey: journal.key });
+  const wanted = await Promise.all(journal.files.map(async (file) => parseContentFile(await fs.readFile(file, 'utf8')).status));
+  const toArchive = results.flatMap((result, i) => (result.status === 201 && result.data && wanted[i] === 'archived' ? [{ i, id: result.data.id, version: result.data.version }] : []));
+  const items = results.map((result) => (result.status === 201 ? (result.data as ContentItem) : undefined));
+  if (toArchive.length) {
+    const archived = await cms.content.batch(toArchive.map(({ id, version }) => ({ op: 'archive' as const, id, if_match: `"${version}"` })), { atomic: false });
+    archived.forEach((result, j) => {
+      if (result.status === 200 && result.data) items[toArchive[j]!.i] = result.data as ContentItem;
+    });
+  }
+  await Promise.all(
+    journal.files.map(async (file, i) => {
+      const item = items[i];
+      const result = results[i]!;
+      if (!item) {
+        summary.failed.push({ file: path.basename(file), error: describeResult(result) });
+        return;
+      }
+      await writeAtomically(file, formatContentFile(toFile(item)));
+      summary.created++;
+    }),
+  );
+  await fs.rm(path.join(dir, JOURNAL), { force: true });
+}
+
+function describeResult(result: BatchResult): string {
+  const error = result.error;
+  if (!error) return `status ${result.status}`;
+  const fields = (error.errors ?? []).map((e) => `${e.field}: ${e.message}`).join('; ');
+  return `${error.message}${fields ? ` ${fields}` : ''} (${result.status} ${error.code})`;
 }
 
 async function importOne(cms: CmsClient, file: string, text: string, wanted: ContentFile): Promise<'created' | 'updated' | 'unchanged'> {
   const current = wanted.id === undefined ? undefined : await cms.content.get(wanted.id).catch(notFoundAsUndefined);
   if (!current) {
-    const created = await cms.content.create(
-      { title: wanted.title, type: wanted.type, content: wanted.content, status: wanted.status === 'published' ? 'published' : 'draft' } as never,
+    // The file names an item the service does not have (another service's export, or deleted): create it.
+    const created = await cms.content.create(createBody(wanted), {
       // The same file (path and bytes) always asks with the same key: a re-run replays, never duplicates.
-      { idempotencyKey: `cms-import-${createHash('sha256').update(path.resolve(file)).update('\0').update(text).digest('hex').slice(0, 48)}` },
-    );
+      idempotencyKey: `cms-import-${createHash('sha256').update(path.resolve(file)).update('\0').update(text).digest('hex').slice(0, 48)}`,
+    });
     const final = wanted.status === 'archived' ? await cms.content.archive(created.id, { ifMatch: created.version }) : created;
     await writeAtomically(file, formatContentFile(toFile(final)));
     return 'created';
   }
-  const changes: Record<string, string> = {};
+  const changes: Record<string, unknown> = {};
   for (const field of ['title', 'type', 'content'] as const) if (wanted[field] !== current[field]) changes[field] = wanted[field];
+  if (wanted.slug !== undefined && wanted.slug !== current.slug) changes.slug = wanted.slug;
+  // The file's fields are the whole truth: names it lacks are removed (null), the rest set.
+  const had = (current.fields ?? {}) as Record<string, unknown>;
+  const fields = wanted.fields ?? {};
+  if (JSON.stringify(fields) !== JSON.stringify(had)) {
+    changes.fields = { ...Object.fromEntries(Object.keys(had).filter((name) => !(name in fields)).map((name) => [name, null])), ...fields };
+  }
   const archive = wanted.status === 'archived' && current.status !== 'archived';
   if (wanted.status !== current.status && !archive) changes.status = wanted.status;
+  // The file's schedule, absent meaning none; sent with any status change too (a status set alone cancels a schedule).
+  for (const field of ['publish_at', 'unpublish_at'] as const) {
+    if ((wanted[field] ?? null) !== current[field] || (changes.status !== undefined && wanted[field] !== undefined)) changes[field] = wanted[field] ?? null;
+  }
   if (Object.keys(changes).length === 0 && !archive) {
     if (wanted.version !== current.version) await writeAtomically(file, formatContentFile(toFile(current)));
     return 'unchanged';

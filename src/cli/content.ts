@@ -3,15 +3,18 @@
 // a clear message on stderr and exit 1 on error; a progress bar on stderr for exports and imports.
 import fs from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { CmsApiError, createCmsClient, type CmsClient, type ContentCreate, type ContentListQuery, type ContentUpdate } from '@cms-service/client';
+import { CmsApiError, createCmsClient, type CmsClient, type ContentCreate, type ContentListQuery, type ContentType, type ContentUpdate } from '@cms-service/client';
 import { exportContent, importContent } from './content-sync.js';
+import { generateTypes, TYPES_USAGE } from './types-generate.js';
 
 export const CONTENT_USAGE = `Usage (CMS_URL and CMS_API_KEY in the environment; for a self-signed certificate also NODE_EXTRA_CA_CERTS=<its PEM file>):
   cms content list [--type T] [--status S] [--q TEXT] [--sort FIELDS] [--limit N] [--cursor C] [--all]
   cms content get <id> [--render html]
-  cms content create --title T --type T [--status draft|published] [--file F | --content TEXT]   (else the body on standard input)
-  cms content update <id> [--title T] [--type T] [--status S] [--file F | --content TEXT] [--if-match VERSION]
+  cms content create --title T --type T [--status draft|published] [--slug S] [--file F | --content TEXT]   (else the body on standard input)
+  cms content update <id> [--title T] [--type T] [--status S] [--slug S] [--file F | --content TEXT] [--if-match VERSION]
   cms content publish <id> [--if-match VERSION]
+  cms content schedule <id> <time> [--unpublish-at TIME] [--if-match VERSION]   (time: ISO 8601, e.g. 2027-06-01T09:00:00Z)
+  cms content schedule <id> --unpublish-at TIME | --clear [--if-match VERSION]
   cms content archive <id> [--if-match VERSION]
   cms content delete <id> [--if-match VERSION]
   cms content export --dir DIR [--type T] [--status S] [--q TEXT]
@@ -49,6 +52,9 @@ const OPTIONS = {
   content: { type: 'string' },
   'if-match': { type: 'string' },
   dir: { type: 'string' },
+  slug: { type: 'string' },
+  'unpublish-at': { type: 'string' },
+  clear: { type: 'boolean' },
 } as const;
 
 function clientFromEnvironment(): CmsClient {
@@ -83,6 +89,17 @@ async function body(values: { file?: string; content?: string }, required: boole
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** `cms types generate`: the content types' TypeScript types, from the service's models. */
+export async function runTypes(argv: string[]): Promise<unknown> {
+  const [command, ...rest] = argv;
+  if (command !== 'generate') throw new CliUsageError(command === undefined ? 'a types command is required' : `unknown command "types ${command}"`, TYPES_USAGE);
+  const { values } = parseArgs({ args: rest, options: { type: { type: 'string', multiple: true }, out: { type: 'string' } }, strict: true });
+  const types = (values.type ?? []) as ContentType[];
+  const unknown = types.filter((t) => !['blog', 'manual', 'whitepaper', 'strategy'].includes(t));
+  if (unknown.length) throw new CliUsageError(`unknown content type(s): ${unknown.join(', ')}`, TYPES_USAGE);
+  return generateTypes(clientFromEnvironment(), types, values.out ?? 'cms-content-types.ts');
+}
+
 export async function runContent(argv: string[]): Promise<unknown> {
   const [command, ...rest] = argv;
   if (command === undefined || command === 'help' || command === '--help') throw new CliUsageError('a content command is required', CONTENT_USAGE);
@@ -109,18 +126,20 @@ export async function runContent(argv: string[]): Promise<unknown> {
       return cms.content.get(one(positionals, 'content id'), values.render === undefined ? {} : { render: values.render as 'html' });
     case 'create': {
       const content = await body(values, true);
-      return cms.content.create({ title: values.title, type: values.type, content, ...(values.status ? { status: values.status } : {}) } as ContentCreate);
+      return cms.content.create({ title: values.title, type: values.type, content, ...(values.status ? { status: values.status } : {}), ...(values.slug ? { slug: values.slug } : {}) } as ContentCreate);
     }
     case 'update': {
       const id = one(positionals, 'content id');
       const content = await body(values, false);
       const changes = Object.fromEntries(
-        Object.entries({ title: values.title, type: values.type, status: values.status, content }).filter(([, v]) => v !== undefined),
+        Object.entries({ title: values.title, type: values.type, status: values.status, slug: values.slug, content }).filter(([, v]) => v !== undefined),
       ) as ContentUpdate;
       return cms.content.update(id, changes, ifMatch);
     }
     case 'publish':
       return cms.content.publish(one(positionals, 'content id'), ifMatch);
+    case 'schedule':
+      return schedule(cms, positionals, values, ifMatch);
     case 'archive':
       return cms.content.archive(one(positionals, 'content id'), ifMatch);
     case 'delete': {
@@ -141,6 +160,18 @@ export async function runContent(argv: string[]): Promise<unknown> {
     default:
       throw new CliUsageError(`unknown content command "${command}"`, CONTENT_USAGE);
   }
+}
+
+/** `schedule <id> <time>`: sets publish_at (and unpublish_at); `--clear` removes both. The service checks the times. */
+function schedule(cms: CmsClient, positionals: string[], values: { 'unpublish-at'?: string; clear?: boolean }, options: { ifMatch?: number }) {
+  const [id, at, ...extra] = positionals;
+  if (id === undefined || extra.length) throw new CliUsageError('expected a content id and at most one time', CONTENT_USAGE);
+  if (values.clear) {
+    if (at !== undefined || values['unpublish-at'] !== undefined) throw new CliUsageError('--clear takes no time', CONTENT_USAGE);
+    return cms.publishing.schedule(id, { publish_at: null, unpublish_at: null }, options);
+  }
+  if (at === undefined && values['unpublish-at'] === undefined) throw new CliUsageError('give the time to publish at, --unpublish-at, or --clear', CONTENT_USAGE);
+  return cms.publishing.schedule(id, { ...(at !== undefined ? { publish_at: at } : {}), ...(values['unpublish-at'] !== undefined ? { unpublish_at: values['unpublish-at'] } : {}) }, options);
 }
 
 /** Words for what a client call ran into, or undefined for any other error. */

@@ -6,12 +6,14 @@ import { openServices } from '../services.js';
 import { ConfigError, loadConfig, PLANS, type Plan } from '../config.js';
 import { DomainError } from '../domain/errors.js';
 import { openStore } from '../storage/db.js';
-import { CliUsageError, describeClientError, PartialFailure, runContent } from './content.js';
+import { CliUsageError, describeClientError, PartialFailure, runContent, runTypes } from './content.js';
+import { DEFAULT_DELIVERY_CACHE_SECONDS, MAX_DELIVERY_CACHE_SECONDS } from '../domain/publishing/delivery.js';
 
 const USAGE = `Usage:
   cms content …   (talks to a running service over HTTPS; \`cms content help\` lists its commands)
+  cms types generate [--type T]... [--out FILE]   (TypeScript types of items with their typed fields, from a running service)
   cms accounts create --email <e> [--name <n>] [--plan free|basic|pro|enterprise] [--rate-limit <per hour>] [--quota <per month>]
-  cms accounts plan --account <id> --plan <plan> [--rate-limit N] [--quota N]
+  cms accounts plan --account <id> [--plan <plan> [--rate-limit N] [--quota N]] [--delivery-cache-seconds N|default] [--storage <bytes>|default]
   cms keys create --user <user id or e-mail> [--name <n>] [--scopes a,b]
   cms users set-password --user <user id or e-mail>   (the password on standard input, or none to generate one)
   cms migrate`;
@@ -21,6 +23,14 @@ class UsageError extends CliUsageError {}
 function positiveInt(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`--${name} must be a whole number of 1 or more`);
+  return Number(value);
+}
+
+/** Seconds public caches keep delivery answers: 0–86400, or "default" (60). */
+function deliveryCacheSeconds(value: string | undefined): number | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'default') return null;
+  if (!/^\d+$/.test(value) || Number(value) > MAX_DELIVERY_CACHE_SECONDS) throw new UsageError('--delivery-cache-seconds must be a whole number from 0 to 86400, or "default"');
   return Number(value);
 }
 
@@ -48,6 +58,7 @@ async function run(argv: string[]): Promise<unknown> {
   const [group, action, ...rest] = argv;
   // Content commands are a client of a running service (CMS_URL, CMS_API_KEY), never of the database.
   if (group === 'content') return runContent(argv.slice(1));
+  if (group === 'types') return runTypes(argv.slice(1));
   const { values } = parseArgs({
     args: rest,
     strict: true,
@@ -60,6 +71,8 @@ async function run(argv: string[]): Promise<unknown> {
       account: { type: 'string' },
       user: { type: 'string' },
       scopes: { type: 'string' },
+      'delivery-cache-seconds': { type: 'string' },
+      storage: { type: 'string' },
     },
   });
   const config = loadConfig();
@@ -89,11 +102,28 @@ async function run(argv: string[]): Promise<unknown> {
         });
       case 'accounts plan': {
         const account = required('account', values.account);
-        const newPlan = plan(required('plan', values.plan))!;
-        const rateLimit = positiveInt('rate-limit', values['rate-limit']);
-        const quota = positiveInt('quota', values.quota);
-        await services.accounts.setPlan(account, newPlan, rateLimit, quota);
-        return { account_id: account, plan: newPlan, rate_limit: rateLimit ?? null, quota: quota ?? null };
+        const cache = deliveryCacheSeconds(values['delivery-cache-seconds']);
+        // --delivery-cache-seconds alone changes only that; --plan (with its overrides) as before.
+        const result: Record<string, unknown> = { account_id: account };
+        const storage = values.storage === undefined ? undefined : values.storage === 'default' ? null : positiveInt('storage', values.storage)!;
+        if (values.plan === undefined && cache === undefined && storage === undefined) throw new UsageError('--plan, --delivery-cache-seconds or --storage is required');
+        if (storage !== undefined) {
+          // The account's own media storage quota in bytes; `default` goes back to the plan's.
+          await services.media.media.setQuota(account, storage);
+          result.storage_quota_bytes = storage;
+        }
+        if (values.plan !== undefined) {
+          const newPlan = plan(values.plan)!;
+          const rateLimit = positiveInt('rate-limit', values['rate-limit']);
+          const quota = positiveInt('quota', values.quota);
+          await services.accounts.setPlan(account, newPlan, rateLimit, quota);
+          Object.assign(result, { plan: newPlan, rate_limit: rateLimit ?? null, quota: quota ?? null });
+        }
+        if (cache !== undefined) {
+          await services.accounts.setDeliveryCacheSeconds(account, cache);
+          result.delivery_cache_seconds = cache ?? DEFAULT_DELIVERY_CACHE_SECONDS;
+        }
+        return result;
       }
       case 'users set-password': {
         const user = required('user', values.user);

@@ -5,7 +5,7 @@
 import { StoreUnavailable } from '../storage/errors.js';
 import type { PeerRelay } from '../domain/peers.js';
 import type { HubMessage, WorkerMessage } from './messages.js';
-import type { RateOp } from './rate-store.js';
+import type { RateOp } from '../storage/coordinated-rate-store.js';
 
 export interface HubLink {
   send(message: WorkerMessage): void;

@@ -6,7 +6,7 @@
 import { AggregatorRegistry, Gauge, type MetricObjectWithValues, type MetricValue } from 'prom-client';
 import { MemoryRateStore, type QuotaProbe } from '../storage/rate-store.js';
 import type { HubMessage, WorkerMessage } from './messages.js';
-import type { RateOp } from './rate-store.js';
+import type { RateOp } from '../storage/coordinated-rate-store.js';
 
 export interface HubPeer {
   /** The worker's slot, 1..WORKERS. */

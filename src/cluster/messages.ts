@@ -1,6 +1,6 @@
 // What a server process (a cluster worker) and the coordinator (the cluster primary, or the test
 // harness's hub in one process) say to each other. Plain JSON: it crosses the IPC channel.
-import type { RateOp } from './rate-store.js';
+import type { RateOp } from '../storage/coordinated-rate-store.js';
 
 /** Worker → coordinator. */
 export type WorkerMessage =

@@ -16,6 +16,9 @@ export type ErrorCode =
   | 'validation_failed'
   | 'rate_limited'
   | 'quota_exceeded'
+  | 'payload_too_large'
+  | 'storage_quota_exceeded'
+  | 'unsupported_media_type'
   | 'unavailable';
 
 /** The closed list of per-field codes of CONTRACT.md §3. */
@@ -28,13 +31,20 @@ export type FieldCode =
   | 'invalid_format'
   | 'read_only'
   | 'unknown_field'
-  | 'empty_update';
+  | 'empty_update'
+  // Since §18–21:
+  | 'out_of_range'
+  | 'invalid_reference'
+  | 'unsupported_type'
+  | 'precondition_failed';
 
 export interface FieldError {
   /** Field name, `scopes[1]` for a list element, `""` for the body as a whole. */
   field: string;
   code: FieldCode;
   message: string;
+  /** A model change's 409 (CONTRACT.md §20): how many items hold values in the way. */
+  items?: number;
 }
 
 export class DomainError extends Error {
@@ -42,6 +52,8 @@ export class DomainError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly errors?: FieldError[],
+    /** More members of the error body, such as a media deletion's `used_by` (CONTRACT.md §18). */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
     this.name = 'DomainError';

@@ -17,7 +17,7 @@ function pooledRandom(): number {
 
 const next = monotonicFactory(pooledRandom);
 
-export type IdPrefix = 'content' | 'user' | 'key' | 'acct' | 'wh' | 'evt' | 'whd' | 'req' | 'sess' | 'app' | 'grant' | 'mail';
+export type IdPrefix = 'content' | 'user' | 'key' | 'acct' | 'wh' | 'evt' | 'whd' | 'req' | 'sess' | 'app' | 'grant' | 'mail' | 'job' | 'media';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${next().toLowerCase()}`;

@@ -19,6 +19,11 @@ export interface OutboxQueue<Item extends { id: string }, Result> {
   release(ids: string[], lease: string): Promise<void>;
   /** Records how an attempt ended; returns the milliseconds until the next attempt, when one was scheduled. */
   finish(item: Item, lease: string, result: Result): Promise<number | undefined>;
+  /**
+   * A queue whose work falls due at set times (scheduled publishing) says when the next item not yet
+   * due will be, so the worker wakes then rather than at its next poll; undefined: nothing waits.
+   */
+  nextDueInMs?(): Promise<number | undefined>;
 }
 
 /** Tells this process's worker that work was queued here (after commit), so it looks at once rather than at its next poll. */

@@ -32,7 +32,7 @@ export const PAGE_HEADERS: Record<string, string> = {
   'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=()',
 };
 
-const NOT_PAGES = /^\/(?:v\d+|auth|oauth|\.well-known|docs|healthz|readyz|metrics)(?:[/?]|$)/;
+const NOT_PAGES = /^\/(?:v\d+|auth|oauth|\.well-known|docs|healthz|readyz|metrics|preview)(?:[/?]|$)/;
 
 /** A browser asking for a dashboard page or asset: served here, and left alone by the API's hooks. */
 export function isDashboardRequest(request: FastifyRequest): boolean {

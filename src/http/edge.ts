@@ -2,7 +2,7 @@
 // request gets before routing's own hooks run (counted in flight for graceful shutdown, its request
 // id, the security and deprecation headers, refusals of plain HTTP and of requests during shutdown,
 // the dashboard session on /v1, the rate limit), what every answer gets as it is sent (Connection:
-// close while shutting down, the quota unit settled), and what is recorded once it has been sent
+// close while shutting down, 304 for a conditional GET, the quota unit settled), and what is recorded once it has been sent
 // (the request log line, /metrics, deprecated calls).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
@@ -12,6 +12,7 @@ import { DomainError } from '../domain/errors.js';
 import type { DeprecatedCalls } from '../domain/limits/deprecated-calls.js';
 import type { RateLimiter } from '../domain/limits/rate-limiter.js';
 import { asksToUpgrade } from './auth.js';
+import { conditionalPayload } from './conditional.js';
 import { deprecationHeaders } from './deprecation.js';
 import { HttpsRequired } from './errors.js';
 import { whenExchangeOver } from './exchange.js';
@@ -65,8 +66,10 @@ export function installEdge(app: FastifyInstance, deps: EdgeDeps, record: () => 
       endInFlight();
       giveBackIfAbandoned();
     });
+    // Public media take the API's headers too (an error there is never cached); a file they serve
+    // sets its own caching.
     const v1 = V1.test(request.url);
-    reply.headers(v1 ? headers.api : headers.all);
+    reply.headers(v1 || request.url.startsWith('/media/') ? headers.api : headers.all);
     reply.header('X-Request-Id', request.id);
     if (asksToUpgrade(request)) reply.header('Connection', 'close');
     const deprecation = deprecated.size > 0 ? deprecated.get(`${request.method} ${request.routeOptions.url}`) : undefined;
@@ -89,8 +92,10 @@ export function installEdge(app: FastifyInstance, deps: EdgeDeps, record: () => 
   app.addHook('onSend', (request, reply, payload, done) => {
     // Shutting down: answers still being made end their connection too, so no client sends more on it.
     if (lifecycle.closing) reply.header('Connection', 'close');
+    // Before the quota is settled: a 304 is not a 2xx, so it spends none.
+    const sent = conditionalPayload(request, reply, payload);
     request.settleQuota?.(reply.statusCode >= 200 && reply.statusCode < 300);
-    done(null, payload);
+    done(null, sent);
   });
 
   const countDeprecated = config.deprecations.length > 0;
@@ -121,6 +126,8 @@ function logRequest(request: FastifyRequest, reply: FastifyReply): void {
     {
       method: request.method,
       url: redactUrl(request.url),
+      // The route as registered (`/v1/content/:id`), when one matched: for grouping, and to tie an answer to its operation.
+      route: request.routeOptions.url,
       status: reply.statusCode,
       duration_ms: Number(reply.elapsedTime.toFixed(2)),
       account_id: request.principal?.accountId,

@@ -3,15 +3,17 @@
 import type { FastifyError } from 'fastify';
 import { DomainError, LimitExceeded, type ErrorCode, type FieldError } from '../domain/errors.js';
 import { StoreUnavailable } from '../storage/errors.js';
+import { JsonTooDeep } from './json-depth.js';
 import { RequestValidationError } from './validation.js';
 
-export type HttpErrorCode = ErrorCode | 'invalid_json' | 'https_required' | 'method_not_allowed' | 'payload_too_large' | 'unsupported_media_type' | 'internal_error';
+export type HttpErrorCode = ErrorCode | 'invalid_json' | 'https_required' | 'method_not_allowed' | 'internal_error';
 
 export interface HttpError {
   status: number;
   code: HttpErrorCode;
   message: string;
   errors?: FieldError[];
+  details?: Record<string, unknown>;
   headers?: Record<string, string>;
 }
 
@@ -31,6 +33,9 @@ const STATUS: Record<ErrorCode, number> = {
   validation_failed: 422,
   rate_limited: 429,
   quota_exceeded: 429,
+  payload_too_large: 413,
+  storage_quota_exceeded: 413,
+  unsupported_media_type: 415,
   unavailable: 503,
 };
 
@@ -56,7 +61,7 @@ export function toHttpError(error: unknown): HttpError {
       error.code === 'unauthorized' ? { 'WWW-Authenticate': 'Bearer' } : error.code === 'unavailable' ? { 'Retry-After': '5' } : undefined;
     if (error instanceof LimitExceeded) headers = { 'Retry-After': String(error.retryAfterSeconds) };
     if (error instanceof InvalidAccessToken) headers = { 'WWW-Authenticate': 'Bearer error="invalid_token"' };
-    return { status: STATUS[error.code], code: error.code, message: error.message, errors: error.errors, headers };
+    return { status: STATUS[error.code], code: error.code, message: error.message, errors: error.errors, details: error.details, headers };
   }
   if (error instanceof HttpsRequired) return { status: 400, code: 'https_required', message: error.message };
   if (error instanceof RequestValidationError) {
@@ -76,6 +81,7 @@ export function toHttpError(error: unknown): HttpError {
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return { status: 400, code: 'invalid_json', message: 'The Content-Length header does not match the body.' };
   }
+  if (error instanceof JsonTooDeep) return { status: 400, code: 'invalid_json', message: error.message };
   if (error instanceof SyntaxError || fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
     return { status: 400, code: 'invalid_json', message: 'The request body is not valid JSON.' };
   }

@@ -7,6 +7,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { DomainError } from '../domain/errors.js';
 import type { CacheStats } from '../domain/content/page-cache.js';
 import { bearerToken } from './auth.js';
+import { registerEventLoopDelay } from './event-loop-delay.js';
 
 export interface MetricsOptions {
   /** When set, a scrape must send `Authorization: Bearer <token>`. */
@@ -21,6 +22,8 @@ export interface MetricsOptions {
   rateLimitDegradedSeconds: () => number;
   /** The answer caches of this instance, by name (content_list, content_item). */
   caches: () => Record<string, CacheStats>;
+  /** Media variants this instance made (each is made once across instances). */
+  variantsMade?: () => number;
   /** With WORKERS > 1: a scrape answers every worker's figures, summed, rather than this one's. */
   cluster?: ClusterMetrics;
 }
@@ -51,6 +54,8 @@ function sameSecret(given: string | undefined, expected: string): boolean {
 export function registerMetrics(app: FastifyInstance, options: MetricsOptions): RecordRequest {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'cms_' });
+  const stopDelay = registerEventLoopDelay(registry);
+  app.addHook('onClose', async () => stopDelay());
   const requests = new Counter({
     name: 'cms_http_requests_total',
     help: 'HTTP requests answered, by method, route pattern and status.',
@@ -63,6 +68,14 @@ export function registerMetrics(app: FastifyInstance, options: MetricsOptions): 
     labelNames: ['method', 'route'] as const,
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [registry],
+  });
+  new Gauge({
+    name: 'cms_media_variants_made_total',
+    help: 'Image variants this instance made (each variant is made once across instances, then served from the store).',
+    registers: [registry],
+    collect() {
+      this.set(options.variantsMade?.() ?? 0);
+    },
   });
   new Gauge({
     name: 'cms_websocket_connections',

@@ -3,10 +3,12 @@
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { documentRateLimitHeaders } from './rate-limit-docs.js';
+import { documentResponses } from './openapi-responses.js';
 import { SCOPE_WORDS } from '../domain/oauth/scopes.js';
+import { nameDiscriminatedBranches } from './openapi-discriminators.js';
 
-export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+/** `rateLimits`: whether answers carry the rate-limit headers (RATE_LIMITS=off sends none). */
+export async function registerOpenApi(app: FastifyInstance, options: { rateLimits: boolean } = { rateLimits: true }): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -15,7 +17,10 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         version: '1.0.0',
         description:
           'Multi-tenant JSON API for content items (blog posts, manuals, white papers, strategy documents) and the users of an account. ' +
-          'Every response under /v1 carries meta.request_id (also the X-Request-Id header); errors carry message, code and, for validation, errors.',
+          'Every response under /v1 carries meta.request_id (also the X-Request-Id header); errors carry message, code and, for validation, errors. ' +
+          'Each operation lists every status it can answer and the headers clients rely on. Beyond those, every answer carries the security ' +
+          'headers (Strict-Transport-Security, X-Content-Type-Options: nosniff, Content-Security-Policy, Referrer-Policy, X-Frame-Options, ' +
+          'and the Cross-Origin-* and X-* headers helmet sets), and a method a path does not list answers 405 with an Allow header.',
         license: { name: 'UNLICENSED', identifier: 'LicenseRef-Proprietary' },
         contact: { name: 'API support', email: 'support@example.com' },
       },
@@ -59,10 +64,14 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       const document = 'openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject;
       for (const item of Object.values((document as { paths?: Record<string, Record<string, unknown>> }).paths ?? {})) {
         for (const operation of Object.values(item) as { requestBody?: { required?: boolean; content?: Record<string, { schema?: Record<string, unknown> }> } }[]) {
-          if (operation?.requestBody?.content?.['application/json']?.schema?.['x-optional-body']) operation.requestBody.required = false;
+          const json = operation?.requestBody?.content?.['application/json'];
+          // A streamed upload (POST /v1/media) is multipart, and required: its schema only documents the parts.
+          if (json?.schema?.['x-multipart']) operation.requestBody = { required: true, content: { 'multipart/form-data': json } };
+          else if (json?.schema?.['x-optional-body']) operation.requestBody!.required = false;
         }
       }
-      documentRateLimitHeaders(document as Parameters<typeof documentRateLimitHeaders>[0]);
+      documentResponses(document as Parameters<typeof documentResponses>[0], options);
+      nameDiscriminatedBranches(document as Parameters<typeof nameDiscriminatedBranches>[0]);
       return document;
     },
     refResolver: {

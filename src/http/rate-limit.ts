@@ -44,7 +44,7 @@ export function clientAddress(request: FastifyRequest): string {
 
 // /auth, the OAuth sign-in page and the /password pages throttle themselves (admitSignIn); dashboard
 // pages and assets are not the API, nor is the OAuth authorization server (/oauth, /.well-known).
-const EXEMPT = /^\/(?:healthz|readyz|metrics|docs|auth|password|oauth|\.well-known)(?:[/?]|$)/;
+const EXEMPT = /^\/(?:healthz|readyz|metrics|docs|auth|password|oauth|\.well-known|preview\/style\.css)(?:[/?]|$)/;
 
 /**
  * What counts a request: run by the edge's request hook after the request id, before any route's
@@ -90,5 +90,41 @@ function holdQuota(request: FastifyRequest, settle: (succeeded: boolean) => Prom
     if (settled) return;
     settled = true;
     settle(succeeded).catch((error: unknown) => request.log.warn({ err: error }, 'could not count quota usage'));
+  };
+}
+
+/**
+ * Counts a request that carries `n` operations (a content batch) as `n` requests (CONTRACT.md §21):
+ * the edge counted one; this counts the other n − 1 in the hourly window and reserves a unit of
+ * quota for each. Over the limit or the quota, the whole request is refused (429) and every unit
+ * reserved for it is given back. Returns where to say which operations succeeded: each succeeded
+ * one spends its unit when the request ends 2xx; the others give theirs back.
+ */
+export async function chargeOperations(request: FastifyRequest, reply: FastifyReply, limiter: RateLimiter, n: number): Promise<(succeeded: boolean[]) => void> {
+  const principal = request.principal;
+  const own = request.settleQuota;
+  if (n <= 1 || !principal || request.rateLimit?.policy !== 'hourly') return () => {};
+  const admissions = await Promise.all(Array.from({ length: n - 1 }, () => limiter.admitKey(principal, 'route')));
+  const last = admissions.reduce((a, b) => (b.state.remaining < a.state.remaining ? b : a));
+  request.rateLimit = last.state;
+  reply.headers(rateLimitHeaders(last.state));
+  const refused = admissions.find((a) => a.failure !== undefined) ?? admissions.find((a) => a.refusal?.code === 'rate_limited') ?? admissions.find((a) => a.refusal);
+  for (const admission of admissions) admission.alert?.catch((error: unknown) => request.log.warn({ err: error }, 'could not record a usage alert'));
+  const settle = (admission: (typeof admissions)[number], succeeded: boolean) =>
+    admission.settle?.(succeeded).catch((error: unknown) => request.log.warn({ err: error }, 'could not count quota usage'));
+  if (refused) {
+    for (const admission of admissions) settle(admission, false);
+    throw refused.failure ?? refused.refusal;
+  }
+  let outcomes: boolean[] | undefined;
+  let settled = false;
+  request.settleQuota = (succeeded) => {
+    if (settled) return;
+    settled = true;
+    own?.(succeeded && (outcomes?.[0] ?? false));
+    admissions.forEach((admission, i) => settle(admission, succeeded && (outcomes?.[i + 1] ?? false)));
+  };
+  return (succeeded) => {
+    outcomes = succeeded;
   };
 }

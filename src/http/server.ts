@@ -2,6 +2,7 @@
 // line, errors in the contract's shape, 404/405, deprecation headers, and the /v1 routes.
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { forwardWrites } from './write-forwarding.js';
 import type { Config } from '../config.js';
 import type { ContentService } from '../domain/content/content.js';
 import type { Authenticator } from '../domain/auth/authenticator.js';
@@ -16,6 +17,10 @@ import { Lifecycle } from './lifecycle.js';
 import { registerOpenApi } from './openapi.js';
 import { RouteIndex } from './route-index.js';
 import { contentRoutes } from './routes/content.js';
+import { contentBatchRoutes } from './routes/content-batch.js';
+import { jobRoutes } from './routes/jobs.js';
+import type { BulkJobs } from '../domain/jobs/bulk-jobs.js';
+import type { ContentBatch } from '../domain/content/content-batch.js';
 import { userRoutes } from './routes/users.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { webhookRoutes } from './routes/webhooks.js';
@@ -26,9 +31,11 @@ import { nodeServerOptions, type ConnectionCounts } from './transport.js';
 import { eventRoutes } from './routes/events.js';
 import { ErrorBody } from './schemas.js';
 import { refuseUnusableParams, validatorCompiler } from './validation.js';
+import { JsonTooDeep, nestsDeeperThan } from './json-depth.js';
 import { answerClientError, answerConnect, answerFrameworkError } from './raw-replies.js';
 import { strictQuery } from './strict-query.js';
 import { installEdge } from './edge.js';
+import { installDelivery } from './delivery.js';
 import { appendHook } from './route-hooks.js';
 import { responseMeta } from './meta.js';
 import { documentIdempotency, installIdempotency } from './idempotency.js';
@@ -49,10 +56,26 @@ import type { PasswordLinks } from '../domain/auth/password-links.js';
 import type { DeprecatedCalls } from '../domain/limits/deprecated-calls.js';
 import { pagesScope } from './pages/plugin.js';
 import { passwordPages } from './pages/password.js';
+import { previewPages } from './pages/preview.js';
+import { publishingRoutes } from './routes/publishing.js';
+import { contentTypeRoutes } from './routes/content-types.js';
+import type { ContentTypes } from '../domain/content-model/content-types.js';
+import type { AtomFeeds } from '../domain/publishing/feed.js';
+import type { PreviewLinks } from '../domain/publishing/previews.js';
+import type { MediaService } from '../domain/media/media.js';
+import type { MediaVariants } from '../domain/media/variants.js';
+import { mediaRoutes } from './routes/media.js';
+import { mediaFileRoutes } from './routes/media-files.js';
 
 export interface HttpDeps {
   config: Config;
+  /** The media library (/v1/media, /media). */
+  media: { media: MediaService; variants: MediaVariants };
   content: ContentService;
+  /** Several content changes in one request (POST /v1/content/batch). */
+  contentBatch: ContentBatch;
+  /** Bulk jobs (POST /v1/content/bulk, /v1/jobs). */
+  jobs: BulkJobs;
   users: UserService;
   apiKeys: ApiKeyService;
   webhooks: WebhookService;
@@ -76,6 +99,12 @@ export interface HttpDeps {
   deprecatedCalls: DeprecatedCalls;
   /** Idempotency-Key on every POST under /v1. */
   idempotency: IdempotencyService;
+  /** The Atom feed of published items. */
+  feeds: AtomFeeds;
+  /** Preview links and what they open (/preview). */
+  previews: PreviewLinks;
+  /** Content models: typed fields per content type (/v1/content-types). */
+  contentTypes: ContentTypes;
   ready: () => Promise<void>;
   lifecycle: Lifecycle;
   /** Client connections, as the listener counts them (for /metrics). */
@@ -84,6 +113,8 @@ export interface HttpDeps {
   rateLimitDegradedSeconds: () => number;
   /** With WORKERS > 1: /metrics shows every worker's figures, gathered by the cluster primary. */
   cluster?: ClusterMetrics;
+  /** A worker that is not SQLite's one writer: its requests that may write go to the writer over this socket (write-forwarding.ts). */
+  forwardWritesTo?: string;
   /** Where log lines go; defaults to stdout. Tests pass a stream they can read. */
   logStream?: NodeJS.WritableStream;
 }
@@ -131,6 +162,7 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
 
   // Registered before anything else, so its hooks run first on every request.
   let recordRequest: RecordRequest = () => {};
+  if (deps.forwardWritesTo) forwardWrites(app, deps.forwardWritesTo);
   installEdge(app, { ...deps, tls }, () => recordRequest);
   app.setValidatorCompiler(validatorCompiler());
   app.addSchema(ErrorBody);
@@ -144,9 +176,12 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
   // An empty JSON body on a route without one (archive) is no body at all, not a syntax error.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (request, body, done) =>
-    body === '' ? done(null, undefined) : parseJson(request, body as string, done),
-  );
+  // Nesting is bounded before parsing, so no walk over a client's value can run out of stack (json-depth.ts).
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (request, body, done) => {
+    if (body === '') return done(null, undefined);
+    if (nestsDeeperThan(body as string)) return done(new JsonTooDeep(), undefined);
+    return parseJson(request, body as string, done);
+  });
 
   const routes = new RouteIndex();
   app.addHook('onRoute', (route) => {
@@ -171,7 +206,7 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
     return reply
       .code(e.status)
       .headers(e.headers ?? {})
-      .send({ message: e.message, code: e.code, ...(e.errors ? { errors: e.errors } : {}) });
+      .send({ message: e.message, code: e.code, ...(e.errors ? { errors: e.errors } : {}), ...(e.details ?? {}) });
   });
 
   const dashboardPage = await registerDashboard(app);
@@ -189,11 +224,13 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
     return reply.code(404).send({ message: `No endpoint at ${request.method} ${path}.`, code: 'not_found' });
   });
 
-  await registerOpenApi(app);
+  await registerOpenApi(app, { rateLimits: config.limits.enabled });
   await app.register(healthRoutes(deps.ready));
-  recordRequest = registerMetrics(app, { caches: () => deps.content.cacheStats(), token: config.metricsToken, openSockets: deps.realtime.count, streamSubscribers: deps.realtime.subscribers, connections: deps.connections, rateLimitDegradedSeconds: deps.rateLimitDegradedSeconds, cluster: deps.cluster });
+  recordRequest = registerMetrics(app, { caches: () => deps.content.cacheStats(), variantsMade: () => deps.media.variants.made, token: config.metricsToken, openSockets: deps.realtime.count, streamSubscribers: deps.realtime.subscribers, connections: deps.connections, rateLimitDegradedSeconds: deps.rateLimitDegradedSeconds, cluster: deps.cluster });
   await app.register(sessionRoutes(deps.sessions, deps.users, deps.limiter, config.sessions.maxHours * 3600), { prefix: '/auth' });
   await app.register(pagesScope(passwordPages(deps.passwordLinks, deps.limiter)), { prefix: '/password' });
+  await app.register(previewPages(deps.previews, deps.content), { prefix: '/preview' });
+  await app.register(mediaFileRoutes(deps.media.media, deps.media.variants, 'public'));
   await app.register(
     oauthRoutes({
       server: deps.authorizationServer,
@@ -212,9 +249,16 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
         await authenticated(request);
         requireCsrf(request);
       });
+      installDelivery(v1);
       v1.addHook('preValidation', requireDeclaredScope);
       installIdempotency(v1, deps.idempotency);
+      // Before the item routes, so that nothing reads feed.atom as an id.
+      await v1.register(publishingRoutes(deps.feeds, deps.previews));
+      await v1.register(contentBatchRoutes(deps.contentBatch, config.limits.enabled ? deps.limiter : undefined));
+      await v1.register(jobRoutes(deps.jobs));
       await v1.register(contentRoutes(deps.content));
+      await v1.register(contentTypeRoutes(deps.contentTypes, deps.publicUrl));
+      await v1.register(mediaRoutes(deps.media.media, deps.media.variants, config.media.maxBytes));
       await v1.register(userRoutes(deps.users));
       await v1.register(apiKeyRoutes(deps.apiKeys));
       await v1.register(eventRoutes(deps.feed));

@@ -23,12 +23,13 @@ export class RequestValidationError extends Error {
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => void;
 
 function createAjv(): Ajv {
-  const ajv = new Ajv({ allErrors: true, verbose: true, coerceTypes: false, useDefaults: false, removeAdditional: false });
+  // discriminator: a oneOf told apart by a property (a batch's `op`) reports the errors of its own branch only.
+  const ajv = new Ajv({ allErrors: true, verbose: true, coerceTypes: false, useDefaults: false, removeAdditional: false, discriminator: true });
   addFormats(ajv);
   // E-mail addresses are trimmed before they are stored (CONTRACT.md §6), so judge the trimmed value.
   ajv.addFormat('email', { type: 'string', validate: (value: string) => isEmailAddress(value.trim()) });
   // x-multiline is read by textErrors(); x-no-nul is kept for schemas written before the text rules covered every string.
-  ajv.addVocabulary(['x-read-only', 'x-hint', 'x-optional-body', 'x-multiline', 'x-no-nul']);
+  ajv.addVocabulary(['x-read-only', 'x-hint', 'x-optional-body', 'x-multiline', 'x-no-nul', 'x-multipart']);
   ajv.addKeyword({
     keyword: 'x-max-utf8-bytes',
     type: 'string',
@@ -58,7 +59,9 @@ function describe(error: ErrorObject, readOnly: string[]): FieldError {
     }
     case 'additionalProperties': {
       const name = fieldName(`${error.instancePath}/${String(params.additionalProperty)}`);
-      return readOnly.includes(name)
+      // Read-only names are the body's own, or those of a nested body (a batch operation's data).
+      const nested = (schema?.['x-read-only'] as string[] | undefined) ?? [];
+      return readOnly.includes(name) || nested.includes(String(params.additionalProperty))
         ? { field: name, code: 'read_only', message: `${name} is read-only and cannot be set.` }
         : { field: name, code: 'unknown_field', message: `${name} is not a field of this resource.` };
     }
@@ -82,8 +85,16 @@ function describe(error: ErrorObject, readOnly: string[]): FieldError {
         : { field, code: 'invalid_format', message: `${field} has an invalid format.` };
     case 'format':
       return { field, code: 'invalid_format', message: `${field} must be a valid ${String(params.format)}.` };
+    case 'discriminator': {
+      const name = fieldName(`${error.instancePath}/${String(params.tag)}`);
+      const allowed = ((schema?.oneOf as { properties?: Record<string, { const?: unknown }> }[] | undefined) ?? []).map((branch) => branch.properties?.[String(params.tag)]?.const);
+      if (params.tagValue === undefined) return { field: name, code: 'required', message: `${name} is required.` };
+      if (typeof params.tagValue !== 'string') return { field: name, code: 'invalid_type', message: `${name} must be a string.` };
+      return { field: name, code: 'invalid_value', message: `${name} must be one of: ${allowed.join(', ')}.` };
+    }
     case 'minProperties':
-      return field === ''
+      // An empty body, or an empty nested body (a batch update's data): nothing to update.
+      return field === '' || schema?.['x-read-only'] !== undefined
         ? { field, code: 'empty_update', message: 'The body must contain at least one field to change.' }
         : { field, code: 'too_short', message: `${field} must not be empty.` };
     case 'minItems':
@@ -101,24 +112,52 @@ function article(type: string): string {
 
 interface StringSchema {
   'x-multiline'?: boolean;
-  properties?: Record<string, StringSchema>;
+  properties?: Record<string, StringSchema & { const?: unknown }>;
+  additionalProperties?: StringSchema | boolean;
   items?: StringSchema;
+  oneOf?: StringSchema[];
 }
 
-/** Every string in `data` that breaks the text rules; one line unless its schema says x-multiline. */
-function textErrors(data: unknown, schema: StringSchema | undefined, pointer: string, out: FieldError[]): FieldError[] {
-  if (typeof data === 'string') {
-    const multiline = schema?.['x-multiline'] === true;
-    const problem = textProblem(data, multiline);
-    if (problem) {
-      const field = fieldName(pointer);
-      out.push({ field, code: 'invalid_value', message: textProblemMessage(field || 'The body', problem, multiline) });
-    }
-  } else if (Array.isArray(data)) {
-    data.forEach((item, i) => textErrors(item, schema?.items, `${pointer}/${i}`, out));
-  } else if (data !== null && typeof data === 'object') {
-    for (const [name, value] of Object.entries(data)) {
-      textErrors(value, schema?.properties?.[name], `${pointer}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, out);
+/** The schema of a member not named in `properties` (an item's typed fields), or of an element that has none of its own. */
+function memberSchema(schema: StringSchema | undefined, name?: string): StringSchema | undefined {
+  const named = name === undefined ? schema?.items : schema?.properties?.[name];
+  if (named) return named;
+  const extra = typeof schema?.additionalProperties === 'object' ? schema.additionalProperties : undefined;
+  return extra ?? (schema?.['x-multiline'] ? { 'x-multiline': true } : undefined);
+}
+
+/** The branch of a oneOf that `data` takes: the first whose constant properties it matches. */
+function branchOf(schema: StringSchema | undefined, data: Record<string, unknown>): StringSchema | undefined {
+  if (!schema?.oneOf) return schema;
+  return schema.oneOf.find((branch) => Object.entries(branch.properties ?? {}).every(([name, p]) => p.const === undefined || p.const === data[name]));
+}
+
+/**
+ * Every string in `data` that breaks the text rules; one line unless its schema says x-multiline.
+ * Iterative (an explicit stack, not recursion), so no nesting can run it out of stack; bodies are
+ * bounded at MAX_JSON_DEPTH before parsing anyway (json-depth.ts). Found in document order.
+ */
+function textErrors(data: unknown, schema: StringSchema | undefined): FieldError[] {
+  const out: FieldError[] = [];
+  const stack: { value: unknown; schema: StringSchema | undefined; pointer: string }[] = [{ value: data, schema, pointer: '' }];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const { value, schema: at, pointer } = next;
+    if (typeof value === 'string') {
+      const multiline = at?.['x-multiline'] === true;
+      const problem = textProblem(value, multiline);
+      if (problem) {
+        const field = fieldName(pointer);
+        out.push({ field, code: 'invalid_value', message: textProblemMessage(field || 'The body', problem, multiline) });
+      }
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], schema: memberSchema(at), pointer: `${pointer}/${i}` });
+    } else if (value !== null && typeof value === 'object') {
+      const own = branchOf(at, value as Record<string, unknown>);
+      const entries = Object.entries(value);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [name, item] = entries[i]!;
+        stack.push({ value: item, schema: memberSchema(own, name), pointer: `${pointer}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}` });
+      }
     }
   }
   return out;
@@ -132,7 +171,7 @@ function compileBody(ajv: Ajv, schema: Record<string, unknown>) {
     // A route whose body may be left out (archive) accepts none, but never silently ignores one.
     if (data == null && optional) return { value: data };
     const valid = validate(data);
-    const text = textErrors(data, schema, '', []);
+    const text = textErrors(data, schema);
     if (valid && text.length === 0) return { value: data };
     // One error per field, the first found: "too short" and "blank" on the same title are one problem,
     // and an unknown field is that before it is anything else.
@@ -148,21 +187,24 @@ interface QueryProperty {
   type?: string;
   enum?: string[];
   minimum?: number;
+  maximum?: number;
   maxLength?: number;
   pattern?: string;
 }
 
-export type QuerySchema = { properties?: Record<string, QueryProperty> };
+export type QuerySchema = { properties?: Record<string, QueryProperty>; patternProperties?: Record<string, QueryProperty> };
 
 /** The strict query-string parser of a route's querystring schema. */
 export function compileQuery(schema: QuerySchema) {
   const properties = schema.properties ?? {};
+  // Families of parameters (typed-field filters: fields.<name>[op]), each a pattern and its rules.
+  const patterns = Object.entries(schema.patternProperties ?? {}).map(([pattern, spec]) => [new RegExp(pattern, 'u'), spec] as const);
   return (data: unknown) => {
     const query = (data ?? {}) as Record<string, unknown>;
     const value: Record<string, unknown> = {};
     const errors: FieldError[] = [];
     for (const [name, raw] of Object.entries(query)) {
-      const spec = properties[name];
+      const spec = Object.hasOwn(properties, name) ? properties[name] : patterns.find(([pattern]) => pattern.test(name))?.[1];
       if (!spec) {
         errors.push({ field: name, code: 'unknown_field', message: `${name} is not a query parameter of this endpoint.` });
       } else if (typeof raw !== 'string') {
@@ -175,6 +217,8 @@ export function compileQuery(schema: QuerySchema) {
         if (!/^-?\d+$/.test(raw)) errors.push({ field: name, code: 'invalid_type', message: `${name} must be an integer.` });
         else if (spec.minimum !== undefined && Number(raw) < spec.minimum) {
           errors.push({ field: name, code: 'invalid_value', message: `${name} must be ${spec.minimum} or more.` });
+        } else if (spec.maximum !== undefined && Number(raw) > spec.maximum) {
+          errors.push({ field: name, code: 'invalid_value', message: `${name} must be ${spec.maximum} or less.` });
         } else value[name] = Number(raw);
       } else if (spec.maxLength !== undefined && [...raw].length > spec.maxLength) {
         errors.push({ field: name, code: 'too_long', message: `${name} must be at most ${spec.maxLength} characters.` });

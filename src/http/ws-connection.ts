@@ -17,7 +17,7 @@ const REPLAY_PAGE = 500;
 const REPLAY_LOW_WATER = 256 * 1024;
 /** Messages a client may have waiting to be handled (each waits for the one before it). */
 const MAX_QUEUED_MESSAGES = 100;
-const PATTERNS = new Set<string>([...EVENT_TYPES, 'content.*', 'user.*', '*']);
+const PATTERNS = new Set<string>([...EVENT_TYPES, 'content.*', 'user.*', 'media.*', '*']);
 
 /** The options of ws's `Sender.frame` (ws exports it, unlike its typings): one unmasked text frame. */
 interface FrameOptions {
@@ -186,9 +186,11 @@ export class Connection {
 
   /** Sends events in (after, upTo] that `wanted` picks, page by page, waiting for the client to read. */
   private async replay(after: number, upTo: number, wanted: (event: StoredEvent) => boolean): Promise<void> {
-    for (let from = after; from < upTo && !this.closed; ) {
+    // A connection being closed (by the client, or by us with 1008/1013) reads no further pages.
+    const open = () => !this.closed && this.socket.readyState === this.socket.OPEN;
+    for (let from = after; from < upTo && open(); ) {
       const events = await this.feed.read(this.principal.accountId, from, REPLAY_PAGE, [...this.visible]);
-      if (this.closed) return;
+      if (!open()) return;
       this.send(events.filter((e) => e.seq <= upTo && wanted(e)), { paced: true });
       if (events.length < REPLAY_PAGE) break;
       from = events.at(-1)!.seq;

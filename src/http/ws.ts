@@ -93,7 +93,9 @@ export function realtime(deps: RealtimeDeps): Realtime {
         },
       },
       handler: async (_request, reply) => {
+        // RFC 9110 §7.8: a 426 names the protocol in Upgrade, and a sender of Upgrade lists it in Connection.
         reply.header('Upgrade', 'websocket');
+        reply.header('Connection', 'upgrade');
         throw new DomainError('upgrade_required', 'This endpoint speaks WebSocket only: send an upgrade request (wss://…/v1/ws).');
       },
       wsHandler: (socket: WebSocket, request) => {

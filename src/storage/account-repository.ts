@@ -16,7 +16,7 @@ export class AccountRepository {
     return db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirst();
   }
 
-  async update(tx: Tx, accountId: string, changes: Partial<Pick<AccountRow, 'plan' | 'rate_limit' | 'quota' | 'updated_at'>>) {
+  async update(tx: Tx, accountId: string, changes: Partial<Pick<AccountRow, 'plan' | 'rate_limit' | 'quota' | 'delivery_cache_seconds' | 'updated_at'>>) {
     const result = await tx.updateTable('accounts').set(changes).where('id', '=', accountId).executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }

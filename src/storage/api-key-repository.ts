@@ -5,13 +5,15 @@ import type { Db, Tx } from './db.js';
 import type { ApiKeyTable } from './schema.js';
 
 export type ApiKeyRow = Omit<Selectable<ApiKeyTable>, 'key_hash' | 'account_id' | 'revoked_at'>;
-const PUBLIC = ['id', 'name', 'prefix', 'scopes', 'user_id', 'created_at', 'last_used_at', 'expires_at'] as const;
+const PUBLIC = ['id', 'name', 'kind', 'prefix', 'scopes', 'user_id', 'created_at', 'last_used_at', 'expires_at'] as const;
 
 /** What authentication needs about a key, its user and its account, in one query. */
 export interface KeyPrincipalRow {
   key_id: string;
   account_id: string;
   user_id: string;
+  /** management or delivery. */
+  kind: string;
   role: string;
   scopes: string;
   expires_at: string | null;
@@ -20,6 +22,7 @@ export interface KeyPrincipalRow {
   rate_limit: number | null;
   quota: number | null;
   account_created_at: string;
+  delivery_cache_seconds: number | null;
 }
 
 export class ApiKeyRepository {
@@ -71,9 +74,9 @@ export class ApiKeyRepository {
       .selectFrom('api_keys as k')
       .innerJoin('users as u', 'u.id', 'k.user_id')
       .innerJoin('accounts as a', 'a.id', 'k.account_id')
-      .select(['k.id as key_id', 'k.account_id', 'k.user_id', 'u.role', 'k.scopes', 'k.expires_at', 'k.revoked_at', 'a.plan'])
+      .select(['k.id as key_id', 'k.account_id', 'k.user_id', 'k.kind', 'u.role', 'k.scopes', 'k.expires_at', 'k.revoked_at', 'a.plan'])
       // The account's limits come with the key, so rate limiting needs no query of its own.
-      .select(['a.rate_limit', 'a.quota', 'a.created_at as account_created_at'])
+      .select(['a.rate_limit', 'a.quota', 'a.created_at as account_created_at', 'a.delivery_cache_seconds'])
       .where('k.key_hash', '=', keyHash)
       .executeTakeFirst();
   }

@@ -2,15 +2,20 @@
 // A page asks for one row more than it shows, so whether another page follows (and where it
 // starts) is known without counting; totals come from the trigger-kept counts, or for a search
 // from a count that stops at SEARCH_COUNT_CAP.
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Db } from './db.js';
 import type { ContentSearch, SearchQuery, SearchWords } from './content-search.js';
-import { keysetAfter, orderItems, SORT_COLUMN, type Position, type ResolvedKey, type SortKey } from './content-sort.js';
-import type { Database } from './schema.js';
+import { isModelField, isNullable, keysetAfter, orderItems, sortColumn, SORT_COLUMN, type KeyValue, type Position, type ResolvedKey, type SortKey } from './content-sort.js';
+import { publishingFilter, scheduledWithin, type PublishingFilter } from './content-list-publishing.js';
+import type { Database, Dialect } from './schema.js';
+import { fieldExpression, fieldValue, parseFields, type Fields } from './content-fields.js';
+import { fieldConditions, type FieldFilter } from './content-list-fields.js';
 
-export interface ContentFilter {
+export interface ContentFilter extends PublishingFilter {
   type?: string;
   status?: string;
+  /** Conditions on the typed fields of `type` (CONTRACT.md §20), each an expression index's range. */
+  fields?: FieldFilter[];
 }
 
 export interface ListQuery {
@@ -23,26 +28,47 @@ export interface ListQuery {
   after?: Position;
   limit: number;
   offset: number;
+  /**
+   * A search by relevance ranks the newest RELEVANCE_WINDOW matches only: those at or above this
+   * floor (the oldest of them); null when every match is in the window. Undefined on a first page,
+   * which finds it; a cursor carries it, so its pages keep the order of the first.
+   */
+  floor?: Floor | null;
 }
 
-const LISTED = ['id', 'title', 'type', 'status', 'author', 'created_at', 'updated_at'] as const;
+/** The oldest match a search ranks by relevance (created_at, id). */
+export interface Floor {
+  created_at: string;
+  id: string;
+}
+
+/** How many of the newest matches a search ranks by relevance (CONTRACT.md §17); older ones follow newest first. */
+export const RELEVANCE_WINDOW = 1000;
+/** The relevance of a match outside the window: after both tiers (1 title, 0 body). */
+const OUTSIDE = -1;
+
+const LISTED = ['id', 'title', 'type', 'slug', 'status', 'author', 'created_at', 'updated_at', 'fields'] as const;
+/** What a list reads of each row: what it shows, and the keys a position is made of. */
+const READ = [...LISTED, 'published_at', 'publish_at', 'title_sort'] as const;
 
 export interface ListedRow {
   id: string;
   title: string;
   type: string;
+  slug: string | null;
   status: string;
   author: string;
   created_at: string;
   updated_at: string;
+  fields: Fields;
 }
 
 export interface ListPage {
   rows: ListedRow[];
   /** Where the next page starts; null on the last page. */
   next: Position | null;
-  /** All the items matched, when the page's statement counted them anyway (a search by relevance). */
-  counted?: number;
+  /** A search by relevance: the floor its pages rank above (ListQuery.floor), for the cursor. */
+  floor?: Floor | null;
 }
 
 export interface Counted {
@@ -54,14 +80,17 @@ export interface Counted {
 /** A search's total is counted up to here; beyond it, the total is given as this and marked inexact. */
 export const SEARCH_COUNT_CAP = 10_000;
 
-type Row = ListedRow & { published_at: string | null; title_sort: string; relevance?: number; match_count?: number };
+type Row = Omit<ListedRow, 'fields'> & { fields: unknown; published_at: string | null; publish_at: string | null; title_sort: string; relevance?: number };
 
 const capped = (n: number): Counted => (n > SEARCH_COUNT_CAP ? { total: SEARCH_COUNT_CAP, exact: false } : { total: n, exact: true });
-/** Which items of an order led by published_at a query reads: those with a date, or those without. */
+/** Which items of an order led by a date an item may lack (published_at, publish_at) a query reads: those with it, or those without. */
 type Segment = 'dated' | 'undated' | undefined;
 
 export class ContentLists {
-  constructor(private readonly search: ContentSearch) {}
+  constructor(
+    private readonly search: ContentSearch,
+    private readonly dialect: Dialect,
+  ) {}
 
   /** Readies a search for the statements of one request (on PostgreSQL: builds its tsquery once). */
   prepareSearch(db: Db, accountId: string, words: SearchWords): Promise<SearchQuery> {
@@ -70,32 +99,84 @@ export class ContentLists {
 
   /** A page and the list's total. */
   async list(db: Db, accountId: string, query: ListQuery): Promise<ListPage & Counted> {
-    if (!byRelevance(query)) {
-      const [page, counted] = await Promise.all([this.page(db, accountId, query), this.total(db, accountId, query.filter, query.search)]);
-      return { ...page, ...counted };
-    }
-    // Ordering by relevance reads every match anyway: the page's statement counts them too.
-    const page = await this.page(db, accountId, query);
-    return { ...page, ...(page.counted !== undefined ? capped(page.counted) : await this.total(db, accountId, query.filter, query.search)) };
+    const [page, counted] = await Promise.all([this.page(db, accountId, query), this.total(db, accountId, query.filter, query.search)]);
+    return { ...page, ...counted };
   }
 
   async page(db: Db, accountId: string, query: ListQuery): Promise<ListPage> {
     const want = query.limit + 1;
-    const rows =
-      query.order[0]?.field === 'published_at'
-        ? await this.datedFirst(db, accountId, query, want)
-        : await this.select(db, accountId, query, query.order, query.after, want, query.offset).execute();
-    const page = rows.slice(0, query.limit) as Row[];
+    let floor: Floor | null | undefined;
+    let rows: Row[];
+    if (query.search && byRelevance(query)) {
+      floor = query.floor !== undefined ? query.floor : await this.floorOf(db, accountId, query);
+      rows = await this.byRelevance(db, accountId, query, floor, want);
+    } else {
+      rows =
+        query.order[0] && isNullable(query.order[0].field)
+          ? await this.datedFirst(db, accountId, query, want)
+          : await this.select(db, accountId, query, query.order, query.after, want, query.offset).execute();
+    }
+    const page = rows.slice(0, query.limit);
     const last = page[page.length - 1];
     return {
-      rows: page.map((row) => Object.fromEntries(LISTED.map((column) => [column, row[column]])) as unknown as ListedRow),
+      rows: page.map((row) => ({ ...Object.fromEntries(LISTED.map((column) => [column, row[column]])), fields: parseFields(row.fields) }) as ListedRow),
       next: rows.length > query.limit && last ? positionOf(last, query.order) : null,
-      ...(rows[0]?.match_count !== undefined ? { counted: Number(rows[0].match_count) } : {}),
+      ...(floor !== undefined ? { floor } : {}),
     };
+  }
+
+  /** The oldest of the newest RELEVANCE_WINDOW matches, or null when there are fewer. */
+  private async floorOf(db: Db, accountId: string, query: ListQuery): Promise<Floor | null> {
+    const row = await this.filtered(db, accountId, query.filter, query.search)
+      .select(['created_at', 'id'])
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .offset(RELEVANCE_WINDOW - 1)
+      .executeTakeFirst();
+    return row ? { created_at: row.created_at, id: row.id } : null;
+  }
+
+  /**
+   * A search by relevance: the matches at or above the floor by tier (a title match first), then
+   * newest first; then the older matches, newest first. Only the window's rows (about
+   * RELEVANCE_WINDOW) are ranked, each part an index walk: a word in 10 % of a million items costs
+   * what a thousand of them cost, not what all of them do.
+   */
+  private async byRelevance(db: Db, accountId: string, query: ListQuery, floor: Floor | null, want: number): Promise<Row[]> {
+    const after = query.after;
+    const outside = after !== undefined && after.values[0] === OUTSIDE;
+    let ranked: Row[] = [];
+    if (!outside) ranked = await this.select(db, accountId, query, query.order, after, want, query.offset, undefined, floor).execute();
+    if (ranked.length >= want || floor === null) return ranked;
+    let skip = 0;
+    if (query.offset > 0 && ranked.length === 0) {
+      // An offset past the window continues among the older matches.
+      const { n } = await this.filtered(db, accountId, query.filter, query.search)
+        .where((eb) => atOrAbove(eb, floor))
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      skip = Math.max(0, query.offset - Number(n));
+    }
+    let older = this.filtered(db, accountId, query.filter, query.search)
+      .select(READ)
+      .select(sql.lit(OUTSIDE).as('relevance'))
+      .where((eb) => eb.not(atOrAbove(eb, floor)));
+    if (outside) older = older.where((eb) => keysetAfter(eb, [{ expr: sql.ref('content.created_at'), desc: true, nullable: false }], sql.ref('content.id'), { values: [after.values[1]!], id: after.id }));
+    older = older.orderBy('content.created_at', 'desc').orderBy('content.id', 'desc').limit(want - ranked.length);
+    if (skip > 0) older = older.offset(skip);
+    return [...ranked, ...((await older.execute()) as Row[])];
   }
 
   /** The number of items a list shows in all; a search's is counted only up to SEARCH_COUNT_CAP. */
   async total(db: Db, accountId: string, filter: ContentFilter, search?: SearchQuery): Promise<Counted> {
+    if (filter.slug !== undefined || filter.scheduled || filter.fields?.length) {
+      // A slug names at most one item per type, and schedules are few: counted where they are. Field
+      // conditions are counted exactly in their expression index's range (an index-only count). A
+      // search given with them narrows the count as it narrows the page.
+      const { n } = await this.filtered(db, accountId, filter, search).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      return { total: Number(n), exact: true };
+    }
     if (search) {
       const matched = this.filtered(db, accountId, filter, search).select(sql.lit(1).as('one')).limit(SEARCH_COUNT_CAP + 1);
       const { n } = await db.selectFrom(matched.as('matched')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
@@ -110,9 +191,10 @@ export class ContentLists {
   }
 
   /**
-   * An order led by published_at reads the dated items (an index range, in either direction), then
-   * the undated ones ordered by the remaining keys: each part is an index walk, where one ORDER BY
-   * putting NULLs last would sort every item of the account.
+   * An order led by a date an item may lack reads the dated items (an index range, in either
+   * direction; for publish_at, the few items with a schedule), then the undated ones ordered by the
+   * remaining keys: each part is an index walk, where one ORDER BY putting NULLs last would sort
+   * every item of the account.
    */
   private async datedFirst(db: Db, accountId: string, query: ListQuery, want: number): Promise<Row[]> {
     const rest = query.order.slice(1);
@@ -125,8 +207,8 @@ export class ContentLists {
     // An offset past the dated items continues among the undated ones.
     let skip = 0;
     if (query.offset > 0 && dated.length === 0) {
-      const { n } = await this.filtered(db, accountId, query.filter, query.search)
-        .where('published_at', 'is not', null)
+      const lead = sortColumn(query.order[0]!.field);
+      const { n } = await scheduledWithin(db, accountId, lead, this.filtered(db, accountId, query.filter, query.search).where(this.leadExpression(query.order[0]!), 'is not', null))
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .executeTakeFirstOrThrow();
       skip = Math.max(0, query.offset - Number(n));
@@ -140,47 +222,74 @@ export class ContentLists {
     let query = search ? db.selectFrom('content').where(search.matches) : db.selectFrom('content').where('account_id', '=', accountId);
     if (filter.type !== undefined) query = query.where('type', '=', filter.type);
     if (filter.status !== undefined) query = query.where('status', '=', filter.status);
-    return query;
+    // With typed fields the type is a literal: the expression indexes are partial on it (WHERE type = 'manual').
+    if (filter.fields?.length && filter.type !== undefined) query = query.where(sql.ref('content.type'), '=', sql.lit(filter.type)).where(fieldConditions(this.dialect, filter.fields));
+    return publishingFilter(db, accountId, query, filter);
   }
 
-  private select(db: Db, accountId: string, query: ListQuery, order: SortKey[], after: Position | undefined, limit: number, offset: number, segment?: Segment) {
-    let matched = this.filtered(db, accountId, query.filter, query.search).select([...LISTED, 'published_at', 'title_sort']);
-    if (segment) matched = matched.where('published_at', segment === 'dated' ? 'is not' : 'is', null);
+  /** The leading key of an order whose items may lack it, as SQL over content. */
+  private leadExpression(key: SortKey) {
+    return isModelField(key.field) ? fieldExpression(this.dialect, key.field.slice('fields.'.length)) : sql.ref(`content.${SORT_COLUMN[key.field]}`);
+  }
+
+  private select(db: Db, accountId: string, query: ListQuery, order: SortKey[], after: Position | undefined, limit: number, offset: number, segment?: Segment, floor?: Floor | null) {
+    let matched = this.filtered(db, accountId, query.filter, query.search).select(READ);
+    if (floor) matched = matched.where((eb) => atOrAbove(eb, floor));
+    for (const key of query.order) {
+      if (isModelField(key.field)) matched = matched.select(fieldExpression(this.dialect, key.field.slice('fields.'.length)).as(sortColumn(key.field))) as typeof matched;
+    }
+    if (segment) {
+      const lead = sortColumn(query.order[0]!.field);
+      matched = matched.where(this.leadExpression(query.order[0]!), segment === 'dated' ? 'is not' : 'is', null);
+      if (segment === 'dated') matched = scheduledWithin(db, accountId, lead, matched);
+    }
     let rows: SelectQueryBuilder<Database, 'content', Row>;
     let table = 'content';
     if (query.search && byRelevance(query)) {
-      // The tier is worked out once per matching item (a materialized CTE), then ordered and compared
-      // like a column; the matches are counted there too.
+      // The tier is worked out once per matching item of the window (a materialized CTE), then
+      // ordered and compared like a column.
       const tiered = matched.select(query.search.inTitle.as('relevance'));
       rows = db
         .with((cte) => cte('matched').materialized(), () => tiered)
         .selectFrom('matched')
-        .selectAll()
-        .select(sql<number>`(SELECT count(*) FROM matched)`.as('match_count')) as unknown as typeof rows;
+        .selectAll() as unknown as typeof rows;
       table = 'matched';
     } else {
       rows = matched as typeof rows;
     }
-    const keys = order.map((key) => resolve(key, table, segment));
+    const keys = order.map((key, i) => this.resolve(key, table, segment, i === 0 && order === query.order));
     const id = sql.ref(`${table}.id`);
     if (after) rows = rows.where((eb) => keysetAfter(eb, keys, id, after));
     for (const [expr, direction] of orderItems(keys, id)) rows = rows.orderBy(expr, direction);
     rows = rows.limit(limit);
     return offset > 0 ? rows.offset(offset) : rows;
   }
-}
 
-/** A sort key as a column of `table`; in the dated segment published_at has a value, elsewhere it may be NULL. */
-function resolve(key: SortKey, table: string, segment: Segment): ResolvedKey {
-  const nullable = key.field === 'published_at' && segment !== 'dated';
-  return { expr: sql.ref(`${table}.${SORT_COLUMN[key.field]}`), desc: key.desc, nullable };
+  /** A sort key as a column of `table` (a model field: its expression); in the dated segment the leading key has a value, elsewhere it may be NULL. */
+  private resolve(key: SortKey, table: string, segment: Segment, leading: boolean): ResolvedKey {
+    const nullable = isNullable(key.field) && !(segment === 'dated' && leading);
+    if (isModelField(key.field)) {
+      const value = (v: unknown) => fieldValue(this.dialect, v as string | number | boolean);
+      return { expr: fieldExpression(this.dialect, key.field.slice('fields.'.length), table), desc: key.desc, nullable, value };
+    }
+    return { expr: sql.ref(`${table}.${SORT_COLUMN[key.field]}`), desc: key.desc, nullable };
+  }
 }
 
 const byRelevance = (query: ListQuery) => query.order.some((key) => key.field === 'relevance');
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- over content
+type Eb = ExpressionBuilder<any, any>;
+
+/** The item is the floor or newer (created_at, then id, as the window's order). */
+function atOrAbove(eb: Eb, floor: Floor): Expression<SqlBool> {
+  const created = sql.ref('content.created_at');
+  return eb.or([eb(created, '>', floor.created_at), eb.and([eb(created, '=', floor.created_at), eb(sql.ref('content.id'), '>=', floor.id)])]);
+}
+
 function positionOf(row: Row, order: SortKey[]): Position {
   return {
-    values: order.map((key) => (key.field === 'relevance' ? Number(row.relevance) : row[SORT_COLUMN[key.field]])),
+    values: order.map((key) => (key.field === 'relevance' ? Number(row.relevance) : ((row as unknown as Record<string, KeyValue>)[sortColumn(key.field)] ?? null))),
     id: row.id,
   };
 }

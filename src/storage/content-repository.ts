@@ -1,32 +1,27 @@
 // Content queries. Every method takes the account id and puts it in the WHERE clause.
-import type { ExpressionBuilder, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { Db, Tx } from './db.js';
-import type { ContentTable, Database, Dialect } from './schema.js';
+import type { ContentTable, Dialect } from './schema.js';
 import { contentSearch, type SearchQuery, type SearchWords } from './content-search.js';
 import { ContentLists, type ContentFilter, type ListQuery } from './content-list.js';
 import { titleSortKey } from './content-sort.js';
+import { parseFields, type Fields } from './content-fields.js';
 
-export type ContentRow = Omit<Selectable<ContentTable>, 'account_id' | 'title_sort'>;
-const FULL = ['id', 'title', 'type', 'content', 'status', 'author', 'created_at', 'updated_at', 'published_at', 'version'] as const;
+export type ContentRow = Omit<Selectable<ContentTable>, 'account_id' | 'title_sort' | 'fields' | 'fields_text'> & { fields: Fields };
+/** A row for a bulk load: slug and schedule may be left out (null; the slug backfill gives the item one). */
+export type NewContentRow = Omit<ContentRow, 'slug' | 'publish_at' | 'unpublish_at' | 'fields'> & Partial<Pick<ContentRow, 'slug' | 'publish_at' | 'unpublish_at' | 'fields'>>;
+const FULL = ['id', 'title', 'type', 'slug', 'content', 'status', 'author', 'created_at', 'updated_at', 'published_at', 'publish_at', 'unpublish_at', 'version', 'fields'] as const;
 
-export interface ContentChanges {
-  title?: string;
-  type?: string;
-  content?: string;
-  status?: string;
-}
-
-/** Conditions an update or delete must meet, beyond the id: the expected versions, the author. */
-export interface WriteGuard {
-  versions?: number[];
-  author?: string;
+/** A selected row with its fields as an object. */
+function item<R extends { fields: unknown }>(row: R): Omit<R, 'fields'> & { fields: Fields } {
+  return { ...row, fields: parseFields(row.fields) };
 }
 
 export class ContentRepository {
   private readonly lists: ContentLists;
 
   constructor(dialect: Dialect) {
-    this.lists = new ContentLists(contentSearch(dialect));
+    this.lists = new ContentLists(contentSearch(dialect), dialect);
   }
 
   /** One page of a list (filters, search, sort; by offset or after a position), where the next starts, and the list's total. */
@@ -50,55 +45,48 @@ export class ContentRepository {
   }
 
   get(db: Db, accountId: string, id: string): Promise<ContentRow | undefined> {
-    return db.selectFrom('content').select(FULL).where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+    return db.selectFrom('content').select(FULL).where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst().then((row) => row && item(row));
   }
 
-  async insert(tx: Tx, accountId: string, row: ContentRow): Promise<void> {
+  /** Several items by id, in no particular order (those that exist). */
+  getMany(db: Db, accountId: string, ids: string[]): Promise<ContentRow[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return db.selectFrom('content').select(FULL).where('account_id', '=', accountId).where('id', 'in', ids).execute().then((rows) => rows.map(item));
+  }
+
+  async insert(tx: Tx, accountId: string, row: NewContentRow): Promise<void> {
     await this.insertMany(tx, accountId, [row]);
   }
 
   /** Several items in one statement (bulk loads: benchmarks, imports). */
-  async insertMany(tx: Tx, accountId: string, rows: ContentRow[]): Promise<void> {
-    await tx.insertInto('content').values(rows.map((row) => ({ ...row, account_id: accountId, title_sort: titleSortKey(row.title) }))).execute();
+  async insertMany(tx: Tx, accountId: string, rows: NewContentRow[]): Promise<void> {
+    await tx.insertInto('content').values(rows.map((row) => ({ ...row, fields: JSON.stringify(row.fields ?? {}), account_id: accountId, title_sort: titleSortKey(row.title) }))).execute();
   }
 
   /**
-   * Applies `changes` atomically when the guard holds, bumping the version. `publishedAt` is set
-   * only if the item has never been published. Returns undefined when no row matched.
+   * Stores `next` as the item's new state, writing only the columns that differ from `previous`
+   * (so unchanged text is not re-indexed), provided the stored version is still `previous`'s (the
+   * caller read it in this transaction, holding the account's write turn, so it always is).
    */
-  update(tx: Tx, accountId: string, id: string, changes: ContentChanges, now: string, guard: WriteGuard, publishedAt?: string) {
-    return tx.updateTable('content').where(matching(accountId, id, guard))
-      .set((eb) => ({
-        ...changes,
-        ...(changes.title !== undefined ? { title_sort: titleSortKey(changes.title) } : {}),
-        updated_at: now,
-        version: eb('version', '+', 1),
-        ...(publishedAt !== undefined ? { published_at: eb.fn.coalesce('published_at', eb.val(publishedAt)) } : {}),
-      }))
-      .returning(FULL)
+  async replace(tx: Tx, accountId: string, next: ContentRow, previous: ContentRow): Promise<void> {
+    const { fields, ...columns } = next;
+    const changed: Record<string, unknown> = Object.fromEntries(Object.entries(columns).filter(([column, value]) => value !== previous[column as keyof ContentRow]));
+    if (next.title !== previous.title) changed.title_sort = titleSortKey(next.title);
+    const json = JSON.stringify(fields);
+    if (json !== JSON.stringify(previous.fields)) changed.fields = json;
+    const result = await tx.updateTable('content')
+      .set(changed)
+      .where('account_id', '=', accountId).where('id', '=', previous.id).where('version', '=', previous.version)
       .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) throw new Error(`content ${previous.id} changed under its write turn`);
   }
 
-  /** Archives the item unless it already is archived; undefined when nothing changed. */
-  archive(tx: Tx, accountId: string, id: string, now: string, guard: WriteGuard) {
-    return tx.updateTable('content').where(matching(accountId, id, guard))
-      .where('status', '<>', 'archived')
-      .set((eb) => ({ status: 'archived', updated_at: now, version: eb('version', '+', 1) }))
-      .returning(FULL)
-      .executeTakeFirst();
+  /** Sets the searchable text of the item's text fields (content-model/fields-step.ts); the search index follows. */
+  async setFieldsText(tx: Tx, accountId: string, id: string, text: string): Promise<void> {
+    await tx.updateTable('content').set({ fields_text: text }).where('account_id', '=', accountId).where('id', '=', id).execute();
   }
 
-  delete(tx: Tx, accountId: string, id: string, guard: WriteGuard) {
-    return tx.deleteFrom('content').where(matching(accountId, id, guard)).returning(['id']).executeTakeFirst();
+  async delete(tx: Tx, accountId: string, id: string): Promise<void> {
+    await tx.deleteFrom('content').where('account_id', '=', accountId).where('id', '=', id).execute();
   }
-}
-
-/** The WHERE of a guarded write: this account, this id, and the guard's conditions. */
-function matching(accountId: string, id: string, guard: WriteGuard) {
-  return (eb: ExpressionBuilder<Database, 'content'>) => {
-    const conditions = [eb('account_id', '=', accountId), eb('id', '=', id)];
-    if (guard.versions !== undefined) conditions.push(eb('version', 'in', guard.versions.length ? guard.versions : [-1]));
-    if (guard.author !== undefined) conditions.push(eb('author', '=', guard.author));
-    return eb.and(conditions);
-  };
 }

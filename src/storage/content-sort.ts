@@ -1,19 +1,32 @@
 // Sort orders of content lists and keyset positions in them (CONTRACT.md §17). Every order ends on
 // id descending, so a position (the last item's key values and id) names one place in the list,
 // and the next page is "everything after it": an index seek, never a count of the rows before it.
-// published_at comes after every dated item in both directions, whatever the store's own NULL order.
+// An undated item (no published_at, no publish_at) comes after every dated one in both directions,
+// whatever the store's own NULL order.
 import type { Expression, ExpressionBuilder, OrderByItemBuilder, SqlBool } from 'kysely';
 
-export const SORT_FIELDS = ['created_at', 'updated_at', 'published_at', 'title'] as const;
+export const SORT_FIELDS = ['created_at', 'updated_at', 'published_at', 'publish_at', 'title'] as const;
 export type SortField = (typeof SORT_FIELDS)[number];
+
+/** Fields an item may lack (NULL): items without them come after all others in both directions. */
+export const NULLABLE_FIELDS: readonly SortField[] = ['published_at', 'publish_at'];
+/** A typed field of the content model (CONTRACT.md §20): `fields.<name>`, sorted by its expression index. */
+export type ModelField = `fields.${string}`;
+export const isModelField = (field: string): field is ModelField => field.startsWith('fields.');
+export const isNullable = (field: SortField | 'relevance' | ModelField) => isModelField(field) || (NULLABLE_FIELDS as readonly string[]).includes(field);
 
 /** One key of an order; `relevance` is the search tier (1: the title matches every word). */
 export interface SortKey {
-  field: SortField | 'relevance';
+  field: SortField | 'relevance' | ModelField;
   desc: boolean;
 }
 
-export type KeyValue = string | number | null;
+export type KeyValue = string | number | boolean | null;
+
+/** The column a key is read back from: its own, or for a model field the alias it is selected as. */
+export function sortColumn(field: SortKey['field']): string {
+  return isModelField(field) ? `f__${field.slice('fields.'.length)}` : SORT_COLUMN[field];
+}
 
 /** Where a page ends: the values of the order's keys for its last item, and that item's id. */
 export interface Position {
@@ -27,13 +40,15 @@ export function titleSortKey(title: string): string {
 }
 
 /** The column each field sorts by (as selected, so a row's position can be read back). */
-export const SORT_COLUMN = { created_at: 'created_at', updated_at: 'updated_at', published_at: 'published_at', title: 'title_sort', relevance: 'relevance' } as const;
+export const SORT_COLUMN = { created_at: 'created_at', updated_at: 'updated_at', published_at: 'published_at', publish_at: 'publish_at', title: 'title_sort', relevance: 'relevance' } as const;
 
-/** A key as SQL: what to compare, in which direction, and whether it may be NULL (published_at). */
+/** A key as SQL: what to compare, in which direction, and whether it may be NULL (published_at, publish_at). */
 export interface ResolvedKey {
   expr: Expression<unknown>;
   desc: boolean;
   nullable: boolean;
+  /** How a position's value is compared with `expr` (a model field's: as the store keeps it); as is when absent. */
+  value?: (value: KeyValue) => Expression<unknown>;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- lists read from content or from a CTE over it
@@ -42,12 +57,12 @@ type Eb = ExpressionBuilder<any, any>;
 /** `expr` comes strictly after `value` in this key's direction (NULLs last); undefined: nothing does. */
 function after(eb: Eb, key: ResolvedKey, value: KeyValue): Expression<SqlBool> | undefined {
   if (value === null) return undefined;
-  const beyond = eb(key.expr, key.desc ? '<' : '>', value);
+  const beyond = eb(key.expr, key.desc ? '<' : '>', key.value ? key.value(value) : value);
   return key.nullable ? eb.or([beyond, eb(key.expr, 'is', null)]) : beyond;
 }
 
 function equal(eb: Eb, key: ResolvedKey, value: KeyValue): Expression<SqlBool> {
-  return value === null ? eb(key.expr, 'is', null) : eb(key.expr, '=', value);
+  return value === null ? eb(key.expr, 'is', null) : eb(key.expr, '=', key.value ? key.value(value) : value);
 }
 
 /**
@@ -65,7 +80,7 @@ export function keysetAfter(eb: Eb, keys: ResolvedKey[], id: Expression<unknown>
   });
   const condition = eb.or(branches);
   const first = all[0]!;
-  return first.nullable ? condition : eb.and([eb(first.expr, first.desc ? '<=' : '>=', values[0]!), condition]);
+  return first.nullable ? condition : eb.and([eb(first.expr, first.desc ? '<=' : '>=', first.value ? first.value(values[0]!) : values[0]!), condition]);
 }
 
 type Direction = (item: OrderByItemBuilder) => OrderByItemBuilder;

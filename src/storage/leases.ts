@@ -6,7 +6,7 @@ import type { Tx } from './db.js';
 import type { Dialect } from './schema.js';
 
 /** Tables whose pending rows are claimed by the outbox worker. */
-export type LeasedTable = 'webhook_deliveries' | 'mail_outbox';
+export type LeasedTable = 'webhook_deliveries' | 'mail_outbox' | 'content_schedules' | 'background_tasks' | 'content_jobs';
 
 /** Inlined rather than bound, so that SQLite can match the partial indexes on pending rows. */
 export const PENDING = sql.lit('pending');

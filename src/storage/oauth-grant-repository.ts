@@ -31,6 +31,17 @@ export class OAuthGrantRepository {
     return db.selectFrom('oauth_grants').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  /** The grant with what narrows it now: the app's current scopes (a JSON array). */
+  findWithAppScopesAnyAccount(db: Db, id: string): Promise<(OAuthGrantRow & { app_scopes: string }) | undefined> {
+    return db
+      .selectFrom('oauth_grants as g')
+      .innerJoin('oauth_apps as p', 'p.id', 'g.app_id')
+      .selectAll('g')
+      .select(['p.scopes as app_scopes'])
+      .where('g.id', '=', id)
+      .executeTakeFirst();
+  }
+
   /** Deletes the grant and, by cascade, every token and code issued from it. */
   async deleteAnyAccount(db: Db | Tx, id: string): Promise<boolean> {
     const result = await db.deleteFrom('oauth_grants').where('id', '=', id).executeTakeFirst();

@@ -22,6 +22,8 @@ export interface TokenPrincipalRow {
   account_created_at: string;
   /** The app's registering user: deleting them deletes the app and so this token. */
   app_user_id: string;
+  /** JSON array: the scopes the app may ask for now (a token never does more). */
+  app_scopes: string;
 }
 
 export class OAuthTokenRepository {
@@ -55,7 +57,7 @@ export class OAuthTokenRepository {
       .innerJoin('accounts as a', 'a.id', 'u.account_id')
       .innerJoin('oauth_apps as p', 'p.id', 't.app_id')
       .select(['t.kind', 't.app_id', 't.grant_id', 't.user_id', 't.scope', 't.expires_at', 'u.account_id', 'u.role', 'a.plan'])
-      .select(['a.rate_limit', 'a.quota', 'a.created_at as account_created_at', 'p.user_id as app_user_id'])
+      .select(['a.rate_limit', 'a.quota', 'a.created_at as account_created_at', 'p.user_id as app_user_id', 'p.scopes as app_scopes'])
       .where('t.hash', '=', hash)
       .where('t.kind', 'in', ['AccessToken', 'ClientCredentials'])
       .executeTakeFirst();

@@ -2,14 +2,15 @@
 import type { Selectable } from 'kysely';
 import type { Db, Tx } from './db.js';
 import type { ContentRevisionTable } from './schema.js';
+import { parseFields, type Fields } from './content-fields.js';
 
-export type RevisionRow = Omit<Selectable<ContentRevisionTable>, 'account_id'>;
+export type RevisionRow = Omit<Selectable<ContentRevisionTable>, 'account_id' | 'fields'> & { fields?: Fields };
 const LISTED = ['version', 'title', 'type', 'status', 'changed_by', 'created_at'] as const;
-const FULL = [...LISTED, 'content'] as const;
+const FULL = [...LISTED, 'content', 'fields'] as const;
 
 export class RevisionRepository {
   async insert(tx: Tx, accountId: string, rows: RevisionRow[]): Promise<void> {
-    await tx.insertInto('content_revisions').values(rows.map((row) => ({ ...row, account_id: accountId }))).execute();
+    await tx.insertInto('content_revisions').values(rows.map((row) => ({ ...row, fields: JSON.stringify(row.fields ?? {}), account_id: accountId }))).execute();
   }
 
   /** Deletes the item's revisions up to and including `version` (retention). */
@@ -32,6 +33,6 @@ export class RevisionRepository {
 
   get(db: Db, accountId: string, contentId: string, version: number) {
     return db.selectFrom('content_revisions').select(FULL).where('account_id', '=', accountId).where('content_id', '=', contentId)
-      .where('version', '=', version).executeTakeFirst();
+      .where('version', '=', version).executeTakeFirst().then((row) => row && { ...row, fields: parseFields(row.fields) });
   }
 }

@@ -1,6 +1,6 @@
 // Row types of every table, as Kysely sees them. Timestamps are ISO 8601 UTC strings with
 // milliseconds in both dialects, so they sort as text and need no per-dialect conversion.
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 export interface AccountTable {
   id: string;
@@ -10,6 +10,8 @@ export interface AccountTable {
   rate_limit: number | null;
   /** Overrides the plan's monthly quota when set. */
   quota: number | null;
+  /** How long public caches may keep a delivery key's answers (seconds); null: 60 (migration 015). */
+  delivery_cache_seconds: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -38,6 +40,8 @@ export interface ApiKeyTable {
   last_used_at: string | null;
   expires_at: string | null;
   revoked_at: string | null;
+  /** management or delivery (migration 015). */
+  kind: Generated<string>;
 }
 
 export interface ContentTable {
@@ -54,6 +58,102 @@ export interface ContentTable {
   version: number;
   /** The title folded for sorting (content-sort.ts: titleSortKey), written with every title. */
   title_sort: string;
+  /** The current slug; null until the backfill or the item's next write gives it one (migration 015). */
+  slug: string | null;
+  /** When the item is to be published or archived; null: not scheduled. */
+  publish_at: string | null;
+  unpublish_at: string | null;
+  /**
+   * The item's typed fields (migration 016): jsonb on PostgreSQL (read back as an object), JSON text
+   * on SQLite; written as JSON text on both. Read it through content-fields.ts: parseFields.
+   */
+  fields: ColumnType<unknown, string | undefined, string>;
+  /** The values of the item's `text`-kind fields, for search (migration 019; fields-step.ts writes it). */
+  fields_text: ColumnType<string, string | undefined, string>;
+}
+
+/** An account's model of one content type (migration 016): its field definitions, versioned. */
+export interface ContentTypeTable {
+  account_id: string;
+  type: string;
+  /** JSON array of field definitions, in order. */
+  fields: string;
+  version: number;
+  updated_at: string;
+}
+
+/** Every slug an item holds, current and aliases, reserved per account and type (migration 015). */
+export interface ContentSlugTable {
+  account_id: string;
+  slug: string;
+  type: string;
+  content_id: string;
+  /** The slug a title made, before its suffix; a given slug is its own base. */
+  base: string;
+  /** The suffix number (-2, -3…); 1 for none. */
+  n: number;
+  created_at: string;
+}
+
+/** A pending (or failed) scheduled transition of an item, claimed by the outbox worker under a lease. */
+export interface ContentScheduleTable {
+  id: string;
+  account_id: string;
+  content_id: string;
+  /** publish or unpublish. */
+  action: string;
+  due_at: string;
+  /** The user the transition acts as. */
+  scheduled_by: string;
+  /** pending or failed. */
+  status: string;
+  attempts: number;
+  last_error: string | null;
+  next_attempt_at: string;
+  lease: string | null;
+  locked_until: string | null;
+  created_at: string;
+}
+
+/** One-off work done in batches after a migration (the slug backfill), claimed under a lease. */
+export interface BackgroundTaskTable {
+  id: string;
+  /** pending or done. */
+  status: string;
+  next_attempt_at: string;
+  lease: string | null;
+  locked_until: string | null;
+  /** Where the task goes on from. */
+  position: string | null;
+  done: number;
+  updated_at: string;
+}
+
+/** A bulk job (migration 017). */
+export interface ContentJobTable {
+  id: string;
+  account_id: string;
+  action: string;
+  filter: string;
+  scopes: string;
+  /** queued, running, succeeded, failed or cancelled. */
+  state: string;
+  /** The lease's: pending or done. */
+  status: string;
+  next_attempt_at: string;
+  lease: string | null;
+  locked_until: string | null;
+  position: string;
+  total: number;
+  done: number;
+  failed: number;
+  errors: string;
+  created_by: string;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  /** set_fields: the fields to set (JSON object); null for the other actions (migration 020). */
+  fields: string | null;
 }
 
 /** One version of a content item (migration 010). */
@@ -68,6 +168,8 @@ export interface ContentRevisionTable {
   /** The user who made the version; null when not known (versions made before revisions were kept). */
   changed_by: string | null;
   created_at: string;
+  /** The version's typed fields, as on content (migration 016). */
+  fields: ColumnType<unknown, string | undefined, string>;
 }
 
 /** One-row facts about the store itself, such as "bootstrap done"; the primary key makes them race-free. */
@@ -312,7 +414,54 @@ export interface IdempotencyKeyTable {
   expires_at: string;
 }
 
+/** A media record of an account (migration 018). `size` is bigint: a string from PostgreSQL. */
+export interface MediaTable {
+  id: string;
+  account_id: string;
+  filename: string;
+  content_type: string;
+  kind: string;
+  size: number | string;
+  sha256: string;
+  width: number | null;
+  height: number | null;
+  alt: string;
+  title: string;
+  /** 0 or 1. */
+  public: number;
+  version: number;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A content item's reference to a media record (migration 018). */
+export interface MediaRefTable {
+  account_id: string;
+  media_id: string;
+  content_id: string;
+}
+
+/** A variant of some stored bytes, claimed by the instance that makes it (migration 018). */
+export interface MediaVariantTable {
+  sha256: string;
+  variant: string;
+  state: string;
+  claimed_at: string;
+}
+
+/** Bytes of media an account stores, and its own quota (migration 018). */
+export interface MediaStorageTable {
+  account_id: string;
+  used_bytes: number | string;
+  quota_bytes: number | string | null;
+}
+
 export interface Database {
+  media: MediaTable;
+  media_refs: MediaRefTable;
+  media_variants: MediaVariantTable;
+  media_storage: MediaStorageTable;
   webhook_endpoints: WebhookEndpointTable;
   webhook_deliveries: WebhookDeliveryTable;
   event_sequences: EventSequenceTable;
@@ -323,6 +472,11 @@ export interface Database {
   api_keys: ApiKeyTable;
   content: ContentTable;
   content_revisions: ContentRevisionTable;
+  content_types: ContentTypeTable;
+  content_slugs: ContentSlugTable;
+  content_schedules: ContentScheduleTable;
+  background_tasks: BackgroundTaskTable;
+  content_jobs: ContentJobTable;
   idempotency_keys: IdempotencyKeyTable;
   settings: SettingTable;
   usage_counts: UsageCountTable;

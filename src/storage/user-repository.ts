@@ -19,6 +19,17 @@ export class UserRepository {
     return { rows, total: Number(count.total) };
   }
 
+  /** The user's role with their account's plan and limits: what a Principal is made of. */
+  principalRow(db: Db, accountId: string, id: string) {
+    return db
+      .selectFrom('users as u')
+      .innerJoin('accounts as a', 'a.id', 'u.account_id')
+      .select(['u.id as user_id', 'u.account_id', 'u.role', 'a.plan', 'a.rate_limit', 'a.quota', 'a.created_at as account_created_at'])
+      .where('u.account_id', '=', accountId)
+      .where('u.id', '=', id)
+      .executeTakeFirst();
+  }
+
   get(db: Db, accountId: string, id: string): Promise<PublicUserRow | undefined> {
     return db.selectFrom('users').select(PUBLIC).where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
   }
@@ -44,6 +55,12 @@ export class UserRepository {
       .where('role', '=', 'owner')
       .executeTakeFirstOrThrow();
     return Number(row.n);
+  }
+
+  /** The names of the account's users among `ids` (authors of a feed's entries). */
+  names(db: Db, accountId: string, ids: string[]): Promise<Pick<UserRow, 'id' | 'name'>[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return db.selectFrom('users').select(['id', 'name']).where('account_id', '=', accountId).where('id', 'in', ids).execute();
   }
 
   /** The users of the account with one of `roles` (the owners and admins a notice goes to). */

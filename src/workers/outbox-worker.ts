@@ -1,7 +1,8 @@
 // The one loop behind every outbox of this process (webhook attempts, e-mail): claim due items,
 // send each, record the attempt, schedule the next. It wakes when told that work was queued, on a
-// 1 s poll (retries come due by time; other instances' signals may not reach it), and when the
-// next retry it scheduled itself comes due. Each wake claims within its limits — in all, and per
+// 1 s poll (retries come due by time; other instances' signals may not reach it), when the
+// next retry it scheduled itself comes due, and — for a queue of timed work — when the queue says
+// its next item falls due. Each wake claims within its limits — in all, and per
 // partition (an endpoint, a mail domain) — so a slow target fills only its own slots and never
 // delays others. Claims are leases, renewed while an item is in flight: if this process dies, its
 // items become due again for any instance once the lease lapses. Stopping gives claims back.
@@ -9,6 +10,8 @@ import { randomBytes } from 'node:crypto';
 import type { OutboxQueue } from '../domain/outbox.js';
 
 const POLL_MS = 1000;
+/** The longest wait a timer takes (Node fires a longer one after 1 ms); the poll covers what lies beyond. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface WorkerLog {
   warn(details: object, message: string): void;
@@ -119,6 +122,10 @@ export class OutboxWorker<Item extends { id: string }, Result> {
         return;
       }
     } while (this.again && !this.stopped);
+    if (this.queue.nextDueInMs && !this.stopped) {
+      const ms = await this.queue.nextDueInMs().catch((error: unknown) => void this.log.warn({ err: error }, `could not read when the next ${this.options.label} falls due`));
+      if (ms !== undefined) this.wakeIn(ms);
+    }
   }
 
   private launch(item: Item): void {
@@ -145,9 +152,9 @@ export class OutboxWorker<Item extends { id: string }, Result> {
     this.running.set(item.id, { item, cancel, done });
   }
 
-  /** Wakes when a retry comes due, unless an earlier wake is already set (the poll covers the rest). */
+  /** Wakes when a retry (or a timed item) comes due, unless an earlier wake is already set (the poll covers the rest). */
   private wakeIn(ms: number): void {
-    const at = Date.now() + Math.max(0, ms);
+    const at = Date.now() + Math.min(Math.max(0, ms), MAX_TIMER_MS);
     if (this.stopped || (this.retryTimer && this.retryTimer.at <= at)) return;
     clearTimeout(this.retryTimer?.timer);
     const timer = setTimeout(() => {

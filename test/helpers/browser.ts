@@ -64,7 +64,7 @@ export async function startBrowser(): Promise<RunningBrowser> {
   } catch (error) {
     // Leave nothing behind: the process we started and its profile go.
     if (child.exitCode === null) process.kill(pid, 'SIGKILL');
-    await fsp.rm(profile, { recursive: true, force: true });
+    await fsp.rm(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     throw error;
   }
   return {
@@ -76,9 +76,18 @@ export async function startBrowser(): Promise<RunningBrowser> {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         process.kill(pid, 'SIGTERM');
         await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
-        if (child.exitCode === null) process.kill(pid, 'SIGKILL');
+        if (child.exitCode === null) {
+          process.kill(pid, 'SIGKILL');
+          await exited;
+        }
       }
-      await fsp.rm(profile, { recursive: true, force: true });
+      // Chromium's helper processes can still be writing into the profile for a moment after the
+      // browser process has gone (CI once saw ENOTEMPTY here, and the suite's later cleanups never
+      // ran): fs.rm retries that case, and a profile left behind in the temporary directory is
+      // reported, not a reason to leave the suite's servers open.
+      await fsp.rm(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }).catch((error: unknown) => {
+        console.error(`could not remove the Chromium profile ${profile}: ${String(error)}`);
+      });
     },
   };
 }

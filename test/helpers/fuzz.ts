@@ -148,6 +148,26 @@ export function bodyOf(schema: JsonSchema): fc.Arbitrary<string> {
     { weight: 1, arbitrary: extra.map((v) => JSON.stringify(v)) },
     { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)) },
     { weight: 1, arbitrary: fc.constantFrom('', '{', '{"title":', 'null', '[]', '"x"', '{"a":1}}', '\u0000', '{"title":"\\ud800"}') },
+    { weight: 1, arbitrary: deepBodyOf(valid, names) },
+  );
+}
+
+/**
+ * Nesting near and far past the service's bound of 64 (issue 21, F-1): bare, or in place of one
+ * field of a valid body, as arrays, objects or both, up to 20,000 levels.
+ */
+function deepBodyOf(valid: fc.Arbitrary<unknown>, names: string[]): fc.Arbitrary<string> {
+  const depth = fc.oneof(fc.integer({ min: 1, max: 64 }), fc.integer({ min: 65, max: 100 }), fc.integer({ min: 1000, max: 20_000 }));
+  const nest = fc.tuple(depth, fc.constantFrom('[', '{"a":', 'mixed'), fc.constantFrom('1', '"x"', '{}', '[]', 'null')).map(([n, open, inner]) => {
+    const opens = Array.from({ length: n }, (_, i) => (open === 'mixed' ? (i % 2 ? '[' : '{"a":') : open));
+    return opens.join('') + inner + opens.reverse().map((o) => (o === '[' ? ']' : '}')).join('');
+  });
+  return fc.oneof(
+    nest,
+    fc.tuple(valid, fc.constantFrom(...(names.length ? names : ['deep'])), nest).map(([object, name, deep]) => {
+      const body = JSON.stringify({ ...(object as object), [name]: '\u0000deep' });
+      return body.replace('"\\u0000deep"', deep);
+    }),
   );
 }
 

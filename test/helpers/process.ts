@@ -143,8 +143,8 @@ export interface ServerProcess extends Child {
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const child = spawnTs('src/main.ts', [], { PORT: '0', ...env });
   try {
-    // Several workers (a primary and its forks, each loading the code) take longer on a busy machine.
-    const [line] = await child.waitForStdout(/^\{.*"msg":"listening".*\}$/m, Number(env.WORKERS ?? '1') > 1 ? 45_000 : 20_000);
+    // Several workers (a start-up process, then a primary's forks, each loading the code) take longer on a busy machine: 30–35 s at load 17.
+    const [line] = await child.waitForStdout(/^\{.*"msg":"listening".*\}$/m, Number(env.WORKERS ?? '1') > 1 ? 90_000 : 60_000);
     const baseUrl = (JSON.parse(line) as { base_url: string }).base_url;
     const ca = await fs.readFile(path.join(env.DATA_DIR!, 'tls-cert.pem'), 'utf8');
     const client = new Client(baseUrl, ca);

@@ -1,7 +1,7 @@
 // Usage: this cycle's requests against the quota, requests per day as a chart (SVG drawn here, with
 // the same figures in a table for screen readers), the hourly rate-limit window and the plan.
 import { api, type SessionView } from '../api.js';
-import { Button, formatDate, Loading, Message, PageTitle, useLoad } from '../ui.js';
+import { Button, formatDate, Loading, Message, PageTitle, ProgressBar, Table, useLoad, type Column } from '../components/index.js';
 
 interface Usage {
   plan: string;
@@ -17,6 +17,25 @@ interface Usage {
 }
 
 const number = (n: number) => n.toLocaleString();
+
+const DAY_COLUMNS: Column<Usage['days'][number]>[] = [
+  { header: 'Day (UTC)', cell: (d) => d.date },
+  { header: 'Requests', cell: (d) => number(d.used) },
+];
+/** Requests per key or per app: its name (or that it is gone) with its id, and the count. */
+const usedBy = <R extends { name: string | null; used: number }>(header: string, gone: string, id: (row: R) => string): Column<R>[] => [
+  {
+    header,
+    cell: (r) => (
+      <>
+        {r.name ?? gone} <code class="hint">{id(r)}</code>
+      </>
+    ),
+  },
+  { header: 'Requests', cell: (r) => number(r.used) },
+];
+const KEY_COLUMNS = usedBy<Usage['keys'][number]>('Key', 'Deleted key', (k) => k.key_id);
+const APP_COLUMNS = usedBy<Usage['apps'][number]>('App', 'Deleted app', (a) => a.app_id);
 
 export function UsageSection(_props: { session: SessionView }) {
   const usage = useLoad(() => api.get<Usage>('/v1/usage').then((r) => r.data));
@@ -40,7 +59,7 @@ export function UsageSection(_props: { session: SessionView }) {
               <p class="big">
                 {number(u.used)} <span class="of">of {number(u.quota)} requests</span>
               </p>
-              <Bar value={u.used} max={u.quota} label="Quota used" />
+              <ProgressBar value={u.used} max={u.quota} label="Quota used" />
               <p class="hint">
                 {number(u.remaining)} left · renews {formatDate(u.period_end)}
               </p>
@@ -52,7 +71,7 @@ export function UsageSection(_props: { session: SessionView }) {
                   <p class="big">
                     {number(u.rate_limit.remaining)} <span class="of">of {number(u.rate_limit.limit)} left this hour</span>
                   </p>
-                  <Bar value={u.rate_limit.limit - u.rate_limit.remaining} max={u.rate_limit.limit} label="Hourly limit used" />
+                  <ProgressBar value={u.rate_limit.limit - u.rate_limit.remaining} max={u.rate_limit.limit} label="Hourly limit used" />
                   <p class="hint">The window resets at {formatDate(new Date(u.rate_limit.reset * 1000).toISOString())}.</p>
                 </>
               ) : (
@@ -73,24 +92,7 @@ export function UsageSection(_props: { session: SessionView }) {
             <DayChart days={u.days} />
             <details>
               <summary>Show as a table</summary>
-              <div class="table-wrap">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Day (UTC)</th>
-                      <th scope="col">Requests</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {u.days.map((d) => (
-                      <tr key={d.date}>
-                        <td>{d.date}</td>
-                        <td>{number(d.used)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <Table rows={u.days} columns={DAY_COLUMNS} rowKey={(d) => d.date} />
             </details>
           </section>
           <section class="card" aria-labelledby="keys-usage-title">
@@ -98,67 +100,18 @@ export function UsageSection(_props: { session: SessionView }) {
             {u.keys.length === 0 ? (
               <p>No requests yet this cycle.</p>
             ) : (
-              <div class="table-wrap">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Key</th>
-                      <th scope="col">Requests</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {u.keys.map((k) => (
-                      <tr key={k.key_id}>
-                        <td>
-                          {k.name ?? 'Deleted key'} <code class="hint">{k.key_id}</code>
-                        </td>
-                        <td>{number(k.used)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <Table rows={u.keys} columns={KEY_COLUMNS} rowKey={(k) => k.key_id} />
             )}
           </section>
           {u.apps.length > 0 && (
             <section class="card" aria-labelledby="apps-usage-title">
               <h2 id="apps-usage-title">By OAuth app</h2>
-              <div class="table-wrap">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">App</th>
-                      <th scope="col">Requests</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {u.apps.map((a) => (
-                      <tr key={a.app_id}>
-                        <td>
-                          {a.name ?? 'Deleted app'} <code class="hint">{a.app_id}</code>
-                        </td>
-                        <td>{number(a.used)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <Table rows={u.apps} columns={APP_COLUMNS} rowKey={(a) => a.app_id} />
             </section>
           )}
         </>
       )}
     </>
-  );
-}
-
-function Bar(props: { value: number; max: number; label: string }) {
-  const share = props.max > 0 ? Math.min(1, props.value / props.max) : 0;
-  const percent = Math.round(share * 100);
-  return (
-    <svg class={`bar ${share >= 1 ? 'full' : share >= 0.8 ? 'high' : ''}`} viewBox="0 0 100 8" preserveAspectRatio="none" role="img" aria-label={`${props.label}: ${percent} %`}>
-      <rect x="0" y="0" width="100" height="8" rx="2" class="track" />
-      <rect x="0" y="0" width={share * 100} height="8" rx="2" class="fill" />
-    </svg>
   );
 }
 

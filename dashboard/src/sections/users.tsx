@@ -1,7 +1,7 @@
 // Users (admins and owners): list with paging, add, change role, remove with confirmation.
 import { useState } from 'preact/hooks';
-import { api, describeError, type Role, type SessionView } from '../api.js';
-import { Button, Confirm, Field, formatDate, Loading, Message, PageTitle, Select, useLoad } from '../ui.js';
+import { api, type Role, type SessionView } from '../api.js';
+import { Button, Confirm, Field, Form, formatDate, Message, PageTitle, ResourceList, Select, Submit, useAction, useConfirm, useForm, useLoad, type Column } from '../components/index.js';
 
 interface User {
   id: string;
@@ -23,103 +23,59 @@ const ROLE_TEXT: Record<Role, string> = {
 export function UsersSection({ session }: { session: SessionView }) {
   const [offset, setOffset] = useState(0);
   const users = useLoad(() => api.page<User>(`/v1/users?limit=${PAGE}&offset=${offset}`), [offset]);
-  const [message, setMessage] = useState<{ error?: string; success?: string }>({});
-  const [removing, setRemoving] = useState<User | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
+  const actions = useAction();
+  const remove = useConfirm(actions, 'remove', async (user: User) => {
+    await api.delete(`/v1/users/${user.id}`);
+    await users.reload();
+    return `Removed ${user.email}. Their keys and sessions stopped working; their content stays.`;
+  });
   const owner = session.user.role === 'owner';
   const grantable = (Object.keys(ROLE_TEXT) as Role[]).filter((r) => owner || r !== 'owner');
+  const locked = (u: User) => u.id === session.user.id || (u.role === 'owner' && !owner);
 
-  const changeRole = async (user: User, role: Role) => {
-    setBusy(user.id);
-    setMessage({});
-    try {
+  const changeRole = (user: User, role: Role) =>
+    actions.run(user.id, async () => {
       await api.put(`/v1/users/${user.id}`, { role });
-      setMessage({ success: `${user.email} is now ${role}.` });
       await users.reload();
-    } catch (e) {
-      setMessage({ error: describeError(e) });
-    } finally {
-      setBusy(null);
-    }
-  };
+      return `${user.email} is now ${role}.`;
+    });
 
-  const remove = async (yes: boolean) => {
-    if (!yes || !removing) return setRemoving(null);
-    setBusy('remove');
-    try {
-      await api.delete(`/v1/users/${removing.id}`);
-      setMessage({ success: `Removed ${removing.email}. Their keys and sessions stopped working; their content stays.` });
-      await users.reload();
-    } catch (e) {
-      setMessage({ error: describeError(e) });
-    } finally {
-      setBusy(null);
-      setRemoving(null);
-    }
-  };
+  const columns: Column<User>[] = [
+    { header: 'Name', rowHeader: true, cell: (u) => u.name },
+    { header: 'E-mail', cell: (u) => u.email },
+    {
+      header: 'Role',
+      cell: (u) =>
+        locked(u) ? (
+          <span>
+            {u.role}
+            {u.id === session.user.id ? ' (you)' : ''}
+          </span>
+        ) : (
+          <RoleSelect user={u} roles={grantable} busy={actions.busy === u.id} onChange={(role) => changeRole(u, role)} />
+        ),
+    },
+    { header: 'Added', cell: (u) => formatDate(u.created_at) },
+    {
+      header: 'Actions',
+      hideHeader: true,
+      cell: (u) =>
+        !locked(u) && (
+          <Button kind="danger" onClick={() => remove.ask(u)} label={`Remove ${u.email}`}>
+            Remove
+          </Button>
+        ),
+    },
+  ];
 
-  const page = users.value?.pagination;
   return (
     <>
       <PageTitle>Users</PageTitle>
-      <Message error={message.error} success={message.success} />
-      <AddUser
-        roles={grantable}
-        onAdded={async (u, invited) => (setMessage({ success: `Added ${u.email} as ${u.role}.${invited ? ' An invitation to choose a password is on its way to them.' : ''}` }), await users.reload())}
-      />
-      <section aria-labelledby="users-title">
-        <h2 id="users-title">People in the account</h2>
-        {users.error ? (
-          <Message error={users.error} />
-        ) : !users.value ? (
-          <Loading what="users" />
-        ) : (
-          <>
-            <div class="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">E-mail</th>
-                    <th scope="col">Role</th>
-                    <th scope="col">Added</th>
-                    <th scope="col">
-                      <span class="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {users.value.data.map((u) => {
-                    const self = u.id === session.user.id;
-                    const locked = self || (u.role === 'owner' && !owner);
-                    return (
-                      <tr key={u.id}>
-                        <th scope="row">{u.name}</th>
-                        <td>{u.email}</td>
-                        <td>
-                          {locked ? (
-                            <span>
-                              {u.role}
-                              {self ? ' (you)' : ''}
-                            </span>
-                          ) : (
-                            <RoleSelect user={u} roles={grantable} busy={busy === u.id} onChange={(role) => changeRole(u, role)} />
-                          )}
-                        </td>
-                        <td>{formatDate(u.created_at)}</td>
-                        <td>{!locked && <Button kind="danger" onClick={() => setRemoving(u)} label={`Remove ${u.email}`}>Remove</Button>}</td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </div>
-            {page && <Pager total={page.total} offset={offset} size={PAGE} onOffset={setOffset} what="users" />}
-          </>
-        )}
-      </section>
-      {removing && (
-        <Confirm title={`Remove ${removing.email}?`} confirmText="Remove user" onAnswer={remove} busy={busy === 'remove'}>
+      <Message {...actions.outcome} />
+      <AddUser roles={grantable} onAdded={async (u, invited) => (actions.say({ success: `Added ${u.email} as ${u.role}.${invited ? ' An invitation to choose a password is on its way to them.' : ''}` }), await users.reload())} />
+      <ResourceList title="People in the account" state={users} what="users" empty="No users." columns={columns} paging={{ offset, size: PAGE, onOffset: setOffset }} />
+      {remove.subject && (
+        <Confirm title={`Remove ${remove.subject.email}?`} confirmText="Remove user" {...remove.dialog}>
           <p>Their API keys and dashboard sessions stop working at once. Content they wrote stays.</p>
         </Confirm>
       )}
@@ -149,68 +105,30 @@ function RoleSelect(props: { user: User; roles: Role[]; busy: boolean; onChange:
   );
 }
 
-export function Pager(props: { total: number; offset: number; size: number; onOffset: (offset: number) => void; what: string }) {
-  const last = Math.min(props.offset + props.size, props.total);
-  return (
-    <nav class="pager" aria-label={`Pages of ${props.what}`}>
-      <Button onClick={() => props.onOffset(Math.max(0, props.offset - props.size))} disabled={props.offset === 0}>
-        Previous
-      </Button>
-      <span role="status">
-        {props.total === 0 ? 'None' : `${props.offset + 1}–${last} of ${props.total}`}
-      </span>
-      <Button onClick={() => props.onOffset(props.offset + props.size)} disabled={last >= props.total}>
-        Next
-      </Button>
-    </nav>
-  );
-}
-
 function AddUser(props: { roles: Role[]; onAdded: (user: User, invited: boolean) => void }) {
-  const [email, setEmail] = useState('');
-  const [name, setName] = useState('');
-  const [role, setRole] = useState<Role>('viewer');
-  const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const body: Record<string, string> = { email: email.trim(), name: name.trim(), role };
-      if (password) body.password = password;
-      const reply = await api.post<User>('/v1/users', body);
-      setEmail('');
-      setName('');
-      setPassword('');
-      props.onAdded(reply.data, !body.password);
-    } catch (e) {
-      setError(describeError(e));
-    } finally {
-      setBusy(false);
-    }
+  const form = useForm({ email: '', name: '', role: 'viewer', password: '' });
+  const submit = async (values: typeof form.values) => {
+    const body: Record<string, string> = { email: values.email.trim(), name: values.name.trim(), role: values.role };
+    if (values.password) body.password = values.password;
+    const reply = await api.post<User>('/v1/users', body);
+    form.reset('email', 'name', 'password');
+    props.onAdded(reply.data, !body.password);
   };
   return (
-    <form class="card" onSubmit={submit} aria-labelledby="add-user" noValidate>
-      <h2 id="add-user">Add a user</h2>
-      <Message error={error} />
+    <Form form={form} title="Add a user" onSubmit={submit}>
       <div class="grid-2">
-        <Field label="E-mail address" type="email" autocomplete="off" required value={email} onInput={(e) => setEmail((e.currentTarget as HTMLInputElement).value)} />
-        <Field label="Name" required maxLength={100} value={name} onInput={(e) => setName((e.currentTarget as HTMLInputElement).value)} />
+        <Field label="E-mail address" type="email" autocomplete="off" required {...form.bind('email')} />
+        <Field label="Name" required maxLength={100} {...form.bind('name')} />
       </div>
-      <Select label="Role" value={role} onChange={(v) => setRole(v as Role)} options={props.roles.map((r) => [r, ROLE_TEXT[r]])} />
+      <Select label="Role" {...form.bind('role')} options={props.roles.map((r) => [r, ROLE_TEXT[r]])} />
       <Field
         label="Password (optional)"
         type="password"
         autocomplete="new-password"
         hint="At least 12 characters. Leave it empty to e-mail the user an invitation to choose their own (the link works for 7 days)."
-        value={password}
-        onInput={(e) => setPassword((e.currentTarget as HTMLInputElement).value)}
+        {...form.bind('password')}
       />
-      <Button kind="primary" type="submit" busy={busy} busyText="Adding…">
-        Add user
-      </Button>
-    </form>
+      <Submit busyText="Adding…">Add user</Submit>
+    </Form>
   );
 }

@@ -20,9 +20,11 @@ export class CmsApiError extends Error {
   readonly requestId: string | undefined;
   /** Seconds to wait, from Retry-After (429, 503). */
   readonly retryAfter: number | undefined;
+  /** The content items that still reference a media file whose deletion was refused (409). */
+  readonly usedBy: string[] | undefined;
 
   constructor(status: number, body: unknown, headers: Headers) {
-    const b = (body ?? {}) as { message?: unknown; code?: unknown; errors?: unknown; meta?: { request_id?: unknown } };
+    const b = (body ?? {}) as { message?: unknown; code?: unknown; errors?: unknown; used_by?: unknown; meta?: { request_id?: unknown } };
     super(typeof b.message === 'string' ? b.message : `The service answered ${status}.`);
     this.name = 'CmsApiError';
     this.status = status;
@@ -30,6 +32,7 @@ export class CmsApiError extends Error {
     this.errors = Array.isArray(b.errors) ? (b.errors as FieldError[]) : [];
     this.requestId = typeof b.meta?.request_id === 'string' ? b.meta.request_id : (headers.get('x-request-id') ?? undefined);
     this.retryAfter = retryAfterSeconds(headers.get('retry-after'));
+    this.usedBy = Array.isArray(b.used_by) ? b.used_by.filter((id): id is string => typeof id === 'string') : undefined;
   }
 }
 

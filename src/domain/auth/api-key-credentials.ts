@@ -4,7 +4,7 @@ import type { Store } from '../../storage/db.js';
 import type { ApiKeyRepository, KeyPrincipalRow } from '../../storage/api-key-repository.js';
 import { looksLikeApiKey } from './api-key-secret.js';
 import type { Credential, CredentialSource } from './authenticator.js';
-import type { Principal, Role, Scope } from './permissions.js';
+import type { CredentialKind, Principal, Role, Scope } from './permissions.js';
 
 export class ApiKeyCredentials implements CredentialSource {
   constructor(
@@ -32,11 +32,14 @@ function toPrincipal(row: KeyPrincipalRow): Principal {
     accountId: row.account_id,
     userId: row.user_id,
     keyId: row.key_id,
+    kind: row.kind as CredentialKind,
+    credential: 'api_key',
     role: row.role as Role,
     scopes: JSON.parse(row.scopes) as Scope[],
     plan: row.plan,
     rateLimit: row.rate_limit === null ? null : Number(row.rate_limit),
     quota: row.quota === null ? null : Number(row.quota),
     accountCreatedAt: row.account_created_at,
+    deliveryCacheSeconds: row.delivery_cache_seconds === null ? null : Number(row.delivery_cache_seconds),
   };
 }

@@ -6,7 +6,7 @@ import type { UserRepository } from '../../storage/user-repository.js';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key-secret.js';
 import { forbidden, invalid, notFound, type FieldError } from '../errors.js';
 import { newId, type Clock } from '../ids.js';
-import { requireScope, roleMayHold, ROLES, SCOPES, scopesForRole, type Principal, type Role, type Scope } from './permissions.js';
+import { requireScope, roleMayHold, ROLES, SCOPES, scopesForRole, type CredentialKind, type Principal, type Role, type Scope } from './permissions.js';
 import { pageOf, pageWindow, type PageResult } from '../schemas/common.js';
 import type { ApiKey, ApiKeyCreate, ApiKeyListQuery, CreatedApiKey } from '../schemas/api-keys.js';
 
@@ -53,10 +53,11 @@ export class ApiKeyService {
     }
     // A key acts as its user: minting an owner's key is an owner's act, or admins could become owners.
     if (target.role === 'owner' && principal.role !== 'owner') throw forbidden("Only an owner may create an owner's key.");
-    const scopes = scopeErrors(target.role as Role, input.scopes, errors);
+    const kind = input.kind ?? 'management';
+    const scopes = kind === 'delivery' ? deliveryScopeErrors(input.scopes, errors) : scopeErrors(target.role as Role, input.scopes, errors);
     if (errors.length) throw invalid(errors);
     const expiresAt = input.expires_at === undefined ? null : new Date(input.expires_at).toISOString();
-    return this.store.transaction((tx) => this.issue(tx, principal.accountId, target.id, input.name, scopes, expiresAt));
+    return this.store.transaction((tx) => this.issue(tx, principal.accountId, target.id, input.name, scopes, expiresAt, kind));
   }
 
   async revoke(principal: Principal, id: string): Promise<void> {
@@ -71,11 +72,12 @@ export class ApiKeyService {
   }
 
   /** Stores a new key inside `tx` and returns its record with the plain key, shown this once. */
-  async issue(tx: Tx, accountId: string, userId: string, name: string, scopes: Scope[], expiresAt: string | null = null): Promise<CreatedApiKey> {
-    const key = generateApiKey();
+  async issue(tx: Tx, accountId: string, userId: string, name: string, scopes: Scope[], expiresAt: string | null = null, kind: CredentialKind = 'management'): Promise<CreatedApiKey> {
+    const key = generateApiKey(kind);
     const row = {
       id: newId('key'),
       name,
+      kind,
       prefix: displayPrefix(key),
       scopes: JSON.stringify(scopes),
       user_id: userId,
@@ -90,6 +92,14 @@ export class ApiKeyService {
 
 function present(row: ApiKeyRow): ApiKey {
   return { ...row, scopes: JSON.parse(row.scopes) as Scope[] } as ApiKey;
+}
+
+/** A delivery key reads content, nothing else: content:read is the one scope it holds, whoever's it is. */
+function deliveryScopeErrors(requested: string[] | undefined, errors: FieldError[]): Scope[] {
+  requested?.forEach((scope, i) => {
+    if (scope !== 'content:read') errors.push({ field: `scopes[${i}]`, code: 'invalid_value', message: `A delivery key holds content:read only, not "${scope}".` });
+  });
+  return ['content:read'];
 }
 
 /** The scopes a key for `role` gets: omitted → all the role may hold; each one named must be allowed. */

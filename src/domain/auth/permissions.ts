@@ -26,11 +26,27 @@ export function roleMayHold(role: Role, scope: Scope): boolean {
   return ROLE_SCOPES[role].includes(scope);
 }
 
+/**
+ * What a credential is for: a management key (or OAuth token, or dashboard session) does what its
+ * role and scopes allow; a delivery key reads published content only, on the routes that say so.
+ */
+export type CredentialKind = 'management' | 'delivery';
+
+/**
+ * Which credential the principal came from. Most rules ask only for the role and scopes; a few ask
+ * which it was (setting a password: an API key holding `keys:write`, never an OAuth token, §6).
+ * `work`: a scheduled publish or a bulk job acting later for a person (acting-user.ts).
+ */
+export type CredentialType = 'api_key' | 'oauth_token' | 'session' | 'work';
+
 /** Who is calling: resolved from an API key, passed first to every domain function. */
 export interface Principal {
   accountId: string;
   userId: string;
   keyId: string;
+  kind: CredentialKind;
+  /** Where the principal came from: an API key, an OAuth access token, a dashboard session, or deferred work. */
+  credential: CredentialType;
   role: Role;
   scopes: readonly Scope[];
   plan: string;
@@ -40,6 +56,8 @@ export interface Principal {
   quota: number | null;
   /** When the account was created: its billing cycle renews on that day of the month. */
   accountCreatedAt: string;
+  /** How long public caches may keep a delivery key's answers: the account's delivery_cache_seconds (read with the key). */
+  deliveryCacheSeconds?: number | null;
 }
 
 /** A request needs both the role and the scope (§4); otherwise 403 forbidden. */

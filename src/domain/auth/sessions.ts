@@ -186,6 +186,8 @@ function toSession(row: SessionPrincipalRow, config: SessionConfig): ActiveSessi
     accountId: row.account_id,
     userId: row.user_id,
     keyId: sessionKeyId(row.user_id),
+    kind: 'management',
+    credential: 'session',
     role,
     scopes,
     plan: row.plan,

@@ -1,10 +1,9 @@
 // Content items: listing, reading and every change, with the role rules and version preconditions.
-import type { Store, Tx } from '../../storage/db.js';
-import type { ContentRepository, ContentRow, WriteGuard } from '../../storage/content-repository.js';
-import { DomainError, forbidden, notFound } from '../errors.js';
-import type { Emit, EventLog } from '../events/event-log.js';
+import type { Store } from '../../storage/db.js';
+import type { ContentRepository } from '../../storage/content-repository.js';
+import { notFound } from '../errors.js';
+import type { EventLog } from '../events/event-log.js';
 import { PageCache, type CacheStats } from './page-cache.js';
-import { newId, type Clock } from '../ids.js';
 import { requireScope, type Principal } from '../auth/permissions.js';
 import type {
   ContentCreate,
@@ -17,23 +16,28 @@ import type {
   RenderedContentItem,
 } from '../schemas/content.js';
 import { RenderCache } from './render-cache.js';
-import { encodeCursor, listRequest } from './list-request.js';
-import { versionNumber, type ContentRevisions } from './revisions.js';
+import { encodeCursor, listRequest, type ModelLookup } from './list-request.js';
+import type { ContentRevisions } from './revisions.js';
+import { ContentWrites, type Precondition } from './content-writes.js';
 
-/** Versions an `If-Match` header allows; undefined means no precondition. */
-export type Precondition = number[] | undefined;
+export type { Precondition } from './content-writes.js';
 
 export class ContentService {
   private readonly pages: PageCache<ContentPage>;
   private readonly items: PageCache<ContentItem>;
   private readonly rendered = new RenderCache();
+  /** Turns `media:` references of rendered HTML into URLs (the media library sets it). */
+  resolveMedia: (accountId: string, html: string) => Promise<string> = (_accountId, html) => Promise.resolve(html);
 
   constructor(
     private readonly store: Store,
     private readonly repo: ContentRepository,
     private readonly events: EventLog,
-    private readonly clock: Clock,
+    /** Every change of an item, as work inside a transaction (the single routes here, batches elsewhere). */
+    readonly writes: ContentWrites,
     readonly revisions: ContentRevisions,
+    /** Each type's model of typed fields, for `fields.*` filters and sort keys (cached per instance). */
+    private readonly models: ModelLookup,
     /** How many list pages to keep per instance (LIST_CACHE_ENTRIES); 0: none. */
     listCacheEntries?: number,
     /** How many bytes of single items to keep per instance (ITEM_CACHE_MB); 0: none. */
@@ -50,17 +54,21 @@ export class ContentService {
 
   async list(principal: Principal, query: ContentListQuery): Promise<ContentPage> {
     requireScope(principal, 'content:read');
-    const request = listRequest(principal.accountId, query);
-    const key = JSON.stringify([principal.accountId, request.filter.type, request.filter.status, request.q, request.sort, query.cursor, request.limit, request.offset]);
+    // A delivery key sees published items only, whatever status it asks for (CONTRACT.md §19).
+    const delivery = principal.kind === 'delivery';
+    const request = await listRequest(principal.accountId, delivery ? { ...query, status: undefined } : query, this.models);
+    if (delivery) request.filter.status = 'published';
+    const { type, status, slug, scheduled, fields } = request.filter;
+    const key = JSON.stringify([principal.accountId, type, status, slug, scheduled, fields, request.q, request.sort, query.cursor, request.limit, request.offset]);
     // Read before the page, so a page cached under this generation is never older than it.
     const generation = this.pages.enabled ? await this.events.generation(principal.accountId) : 0;
     const cached = this.pages.get(key, generation);
     if (cached) return cached;
-    const { rows, next, total, exact } = await this.store.run(async (db) => {
+    const { rows, next, floor, total, exact } = await this.store.run(async (db) => {
       const search = request.words && (await this.repo.prepareSearch(db, principal.accountId, request.words));
       return this.repo.list(db, principal.accountId, { ...request, search, offset: request.offset ?? 0 });
     });
-    const nextCursor = next && encodeCursor(principal.accountId, request, next);
+    const nextCursor = next && encodeCursor(principal.accountId, request, next, floor);
     // On an offset page with an exact total, has_more is offset + length < total (CONTRACT.md §5).
     const hasMore = request.offset !== null && exact ? request.offset + rows.length < total : nextCursor !== null;
     const page: ContentPage = {
@@ -83,116 +91,37 @@ export class ContentService {
       item = row as ContentItem;
       this.items.set(key, generation, item);
     }
-    return query.render === 'html' ? { ...item, content_html: await this.rendered.html(item.id, item.version, item.content) } : item;
+    // To a delivery key a draft or archived item does not exist.
+    if (principal.kind === 'delivery' && item.status !== 'published') throw notFound('Content item');
+    return query.render === 'html' ? { ...item, content_html: await this.resolveMedia(principal.accountId, await this.renderHtml(item)) } : item;
   }
 
-  async create(principal: Principal, input: ContentCreate): Promise<ContentItem> {
-    requireScope(principal, 'content:write');
-    const now = this.clock().toISOString();
-    const status = input.status ?? 'draft';
-    const row: ContentRow = {
-      id: newId('content'),
-      title: input.title,
-      type: input.type,
-      content: input.content,
-      status,
-      author: principal.userId,
-      created_at: now,
-      updated_at: now,
-      published_at: status === 'published' ? now : null,
-      version: 1,
-    };
+  /** The body of `item` as sanitized HTML: the one Markdown entry point (render=html, previews, the feed). */
+  renderHtml(item: Pick<ContentItem, 'id' | 'version' | 'content'>): Promise<string> {
+    return this.rendered.html(item.id, item.version, item.content);
+  }
+
+  create(principal: Principal, input: ContentCreate): Promise<ContentItem> {
     // The item is the transaction's result: what a keyed request's stored response is made from.
-    return this.events.change(principal.accountId, async (tx, emit) => {
-      await this.repo.insert(tx, principal.accountId, row);
-      await this.revisions.record(tx, principal.accountId, row, principal.userId);
-      emit('content.created', row);
-      return row as ContentItem;
-    });
+    return this.events.change(principal.accountId, (tx, emit) => this.writes.create(tx, emit, principal, input));
   }
 
-  async update(principal: Principal, id: string, input: ContentUpdate, precondition: Precondition): Promise<ContentItem> {
-    requireScope(principal, 'content:write');
-    const now = this.clock().toISOString();
-    const guard = this.guardFor(principal, precondition);
-    return this.events.change(principal.accountId, async (tx, emit) => {
-      const publishedAt = input.status === 'published' ? now : undefined;
-      const row = await this.repo.update(tx, principal.accountId, id, input, now, guard, publishedAt);
-      if (row) return this.changed(tx, principal, row, emit);
-      throw this.explainMiss(await this.repo.get(tx, principal.accountId, id), principal, guard);
-    });
+  update(principal: Principal, id: string, input: ContentUpdate, precondition: Precondition): Promise<ContentItem> {
+    return this.events.change(principal.accountId, (tx, emit) => this.writes.update(tx, emit, principal, id, input, precondition));
   }
 
-  /**
-   * Makes the item what revision `version` was (title, type, body and status) at a new version;
-   * published_at keeps the first-publication rule. `version` is the path segment as given.
-   */
-  async restore(principal: Principal, id: string, version: string, precondition: Precondition): Promise<ContentItem> {
-    requireScope(principal, 'content:write');
-    const number = versionNumber(version);
-    const now = this.clock().toISOString();
-    const guard = this.guardFor(principal, precondition);
-    return this.events.change(principal.accountId, async (tx, emit) => {
-      const revision = await this.revisions.find(tx, principal.accountId, id, number);
-      if (!revision) {
-        const exists = await this.repo.get(tx, principal.accountId, id);
-        throw notFound(exists ? 'Revision' : 'Content item');
-      }
-      const { title, type, content, status } = revision;
-      const publishedAt = status === 'published' ? now : undefined;
-      const row = await this.repo.update(tx, principal.accountId, id, { title, type, content, status }, now, guard, publishedAt);
-      if (row) return this.changed(tx, principal, row, emit);
-      throw this.explainMiss(await this.repo.get(tx, principal.accountId, id), principal, guard);
-    });
+  /** Makes the item what revision `version` (the path segment as given) was, at a new version. */
+  restore(principal: Principal, id: string, version: string, precondition: Precondition): Promise<ContentItem> {
+    return this.events.change(principal.accountId, (tx, emit) => this.writes.restore(tx, emit, principal, id, version, precondition));
   }
 
   /** Archives an item; archiving an archived item changes nothing and still succeeds. */
-  async archive(principal: Principal, id: string, precondition: Precondition): Promise<ContentItem> {
-    requireScope(principal, 'content:write');
-    const now = this.clock().toISOString();
-    const guard = this.guardFor(principal, precondition);
-    return this.events.change(principal.accountId, async (tx, emit) => {
-      const row = await this.repo.archive(tx, principal.accountId, id, now, guard);
-      if (row) return this.changed(tx, principal, row, emit);
-      const current = await this.repo.get(tx, principal.accountId, id);
-      if (current?.status === 'archived' && this.passes(current, principal, guard)) return current as ContentItem;
-      throw this.explainMiss(current, principal, guard);
-    });
+  archive(principal: Principal, id: string, precondition: Precondition): Promise<ContentItem> {
+    return this.events.change(principal.accountId, (tx, emit) => this.writes.archive(tx, emit, principal, id, precondition));
   }
 
   async remove(principal: Principal, id: string, precondition: Precondition): Promise<void> {
-    requireScope(principal, 'content:write');
-    const guard = this.guardFor(principal, precondition);
-    await this.events.change(principal.accountId, async (tx, emit) => {
-      const deleted = await this.repo.delete(tx, principal.accountId, id, guard);
-      if (!deleted) throw this.explainMiss(await this.repo.get(tx, principal.accountId, id), principal, guard);
-      emit('content.deleted', { id });
-    });
-  }
-
-  /** A new version of an existing item: its revision and its event, in the change's transaction. */
-  private async changed(tx: Tx, principal: Principal, row: ContentRow, emit: Emit): Promise<ContentItem> {
-    await this.revisions.record(tx, principal.accountId, row, principal.userId);
-    emit('content.updated', row);
-    return row as ContentItem;
-  }
-
-  /** Authors may change only their own items; everyone else with content:write may change any. */
-  private guardFor(principal: Principal, precondition: Precondition): WriteGuard {
-    return { versions: precondition, author: principal.role === 'author' ? principal.userId : undefined };
-  }
-
-  private passes(row: ContentRow, principal: Principal, guard: WriteGuard): boolean {
-    return (guard.author === undefined || row.author === guard.author) && (guard.versions === undefined || guard.versions.includes(row.version));
-  }
-
-  /** Why a guarded write matched no row, checked in the contract's order: 404, then 403, then 412. */
-  private explainMiss(current: ContentRow | undefined, principal: Principal, guard: WriteGuard): DomainError {
-    if (!current) return notFound('Content item');
-    if (guard.author !== undefined && current.author !== guard.author) {
-      return forbidden(`Your role (${principal.role}) may change only content you authored.`);
-    }
-    return new DomainError('precondition_failed', `If-Match does not match the item's current ETag "${current.version}".`);
+    await this.events.change(principal.accountId, (tx, emit) => this.writes.remove(tx, emit, principal, id, precondition));
   }
 }
 

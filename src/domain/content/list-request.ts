@@ -5,8 +5,10 @@
 // for another account is refused like any malformed one, so it reveals nothing.
 import { createHash } from 'node:crypto';
 import { searchWords, type SearchWords } from '../../storage/content-search.js';
-import { SORT_FIELDS, type KeyValue, type Position, type SortField, type SortKey } from '../../storage/content-sort.js';
-import type { ContentFilter } from '../../storage/content-list.js';
+import { isModelField, SORT_FIELDS, type KeyValue, type Position, type SortKey } from '../../storage/content-sort.js';
+import { FIELD_PARAM, fieldFilters, sortFieldProblem } from '../content-model/field-filters.js';
+import type { FieldDefinition } from '../schemas/content-types.js';
+import type { ContentFilter, Floor } from '../../storage/content-list.js';
 import { DomainError, type FieldError } from '../errors.js';
 import { pageWindow } from '../schemas/common.js';
 import { CONTENT_STATUSES, CONTENT_TYPES, MAX_QUERY_LENGTH, type ContentListQuery } from '../schemas/content.js';
@@ -22,6 +24,10 @@ export interface ListRequest {
   limit: number;
   /** Null on a page fetched by cursor. */
   offset: number | null;
+  /** The `fields.*` filter parameters as sent (sorted), which a cursor carries. */
+  fieldParams?: [string, string][];
+  /** A search by relevance fetched by cursor: the window its first page ranked (ListQuery.floor). */
+  floor?: Floor | null;
 }
 
 interface CursorBody {
@@ -30,20 +36,30 @@ interface CursorBody {
   a: string;
   t: string | null;
   s: string | null;
+  /** Publishing's filters (slug, scheduled); absent in a cursor of a list without them. */
+  g?: string | null;
+  p?: 1 | null;
+  /** Typed-field filters as sent (parameter, value), sorted; absent when there are none. */
+  f?: [string, string][];
   q: string | null;
   o: string | null;
   k: KeyValue[];
   i: string;
+  /** A search by relevance: the floor of its ranked window [created_at, id], or null (every match ranked). */
+  w?: [string, string] | null;
 }
 
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const CONTENT_ID = /^content_[0-9a-z]{26}$/;
 
-/** Parses `sort`; undefined when it is not a list of distinct known fields. */
+/** The model of a type, for typed-field filters and sort keys (undefined: no type given). */
+export type ModelLookup = (accountId: string, type: string) => Promise<FieldDefinition[]>;
+
+/** Parses `sort`; undefined when it is not a list of distinct known fields (typed fields are checked against the model later). */
 function parseSort(sort: string): SortKey[] | undefined {
   const keys = sort.split(',').map((part) => ({ field: part.replace(/^-/, ''), desc: part.startsWith('-') }));
   const fields = keys.map((k) => k.field);
-  const known = fields.every((f) => (SORT_FIELDS as readonly string[]).includes(f));
+  const known = fields.every((f) => (SORT_FIELDS as readonly string[]).includes(f) || /^fields\.[a-z][a-z0-9_]{0,39}$/.test(f));
   return known && new Set(fields).size === fields.length ? (keys as SortKey[]) : undefined;
 }
 
@@ -59,27 +75,34 @@ function accountTag(accountId: string): string {
   return createHash('sha256').update(accountId).digest('base64url').slice(0, 12);
 }
 
-export function encodeCursor(accountId: string, request: ListRequest, position: Position): string {
+export function encodeCursor(accountId: string, request: ListRequest, position: Position, floor?: Floor | null): string {
   const body: CursorBody = {
     v: 1,
     a: accountTag(accountId),
     t: request.filter.type ?? null,
     s: request.filter.status ?? null,
+    ...(request.filter.slug !== undefined ? { g: request.filter.slug } : {}),
+    ...(request.filter.scheduled ? { p: 1 as const } : {}),
+    ...(request.fieldParams?.length ? { f: request.fieldParams } : {}),
     q: request.q ?? null,
     o: request.sort ?? null,
     k: position.values,
     i: position.id,
+    ...(floor !== undefined ? { w: floor && [floor.created_at, floor.id] } : {}),
   };
   return Buffer.from(JSON.stringify(body)).toString('base64url');
 }
 
-function validValue(field: SortField | 'relevance', value: unknown): boolean {
+function validValue(field: SortKey['field'], value: unknown): boolean {
+  if (isModelField(field)) return value === null || typeof value === 'number' || typeof value === 'boolean' || (typeof value === 'string' && value.length <= 2048);
   switch (field) {
     case 'relevance':
-      return value === 0 || value === 1;
+      // 1: the title matches, 0: the body does, -1: outside the ranked window (storage/content-list.ts).
+      return value === 0 || value === 1 || value === -1;
     case 'title':
       return typeof value === 'string' && value.length <= 1000;
     case 'published_at':
+    case 'publish_at':
       return value === null || (typeof value === 'string' && TIMESTAMP.test(value));
     default:
       return typeof value === 'string' && TIMESTAMP.test(value);
@@ -98,35 +121,51 @@ function decodeCursor(accountId: string, cursor: string): { body: CursorBody; or
   const optional = (value: unknown, allowed?: readonly string[]) =>
     value === null || (typeof value === 'string' && (allowed ? allowed.includes(value) : value.length > 0));
   if (!optional(body.t, CONTENT_TYPES) || !optional(body.s, CONTENT_STATUSES) || !optional(body.q) || !optional(body.o)) return undefined;
+  if (!(body.g === undefined || optional(body.g)) || !(body.p === undefined || body.p === null || body.p === 1)) return undefined;
+  if (body.f !== undefined && !(Array.isArray(body.f) && body.f.every((e) => Array.isArray(e) && e.length === 2 && FIELD_PARAM.test(String(e[0])) && optional(e[1])))) return undefined;
   if (body.q !== null && ([...body.q].length > MAX_QUERY_LENGTH || !searchWords(body.q))) return undefined;
   const sort = body.o === null ? undefined : parseSort(body.o);
   if (body.o !== null && !sort) return undefined;
   const order = orderOf(sort, body.q !== null);
   if (!Array.isArray(body.k) || body.k.length !== order.length || !order.every((key, i) => validValue(key.field, body.k[i]))) return undefined;
   if (typeof body.i !== 'string' || !CONTENT_ID.test(body.i)) return undefined;
+  const ranked = order.some((key) => key.field === 'relevance');
+  if (ranked ? !(body.w === null || (Array.isArray(body.w) && body.w.length === 2 && TIMESTAMP.test(String(body.w[0])) && CONTENT_ID.test(String(body.w[1])))) : body.w !== undefined) return undefined;
   return { body, order };
 }
 
 const bad = (field: string, message: string): FieldError => ({ field, code: 'invalid_value', message });
 
-/** Turns the validated query into what the store runs; bad combinations are one 400 listing each. */
-export function listRequest(accountId: string, query: ContentListQuery): ListRequest {
+/** The `fields.*` parameters of a query, sorted by name. */
+function fieldParamsOf(query: ContentListQuery): [string, string][] {
+  return Object.entries(query as Record<string, unknown>)
+    .filter((entry): entry is [string, string] => entry[0].startsWith('fields.') && typeof entry[1] === 'string')
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * Turns the validated query into what the store runs; bad combinations are one 400 listing each.
+ * Typed-field filters and sort keys are read against the model of the list's type (`models`).
+ */
+export async function listRequest(accountId: string, query: ContentListQuery, models?: ModelLookup): Promise<ListRequest> {
   const errors: FieldError[] = [];
   const window = pageWindow(query);
   const sort = query.sort === undefined ? undefined : parseSort(query.sort);
   if (query.sort !== undefined && !sort) {
-    errors.push(bad('sort', `sort must be a comma-separated list of distinct fields among ${SORT_FIELDS.join(', ')}, each optionally prefixed with -.`));
+    errors.push(bad('sort', `sort must be a comma-separated list of distinct fields among ${SORT_FIELDS.join(', ')} and indexed fields.<name>, each optionally prefixed with -.`));
   }
   if (query.q !== undefined && !searchWords(query.q)) errors.push(bad('q', 'q must contain at least one letter or digit.'));
+  const fieldParams = fieldParamsOf(query);
 
   let request: ListRequest = {
-    filter: { type: query.type, status: query.status },
+    filter: { type: query.type, status: query.status, slug: query.slug, scheduled: query.scheduled === 'true' || undefined },
     q: query.q,
     words: query.q === undefined ? undefined : searchWords(query.q),
     sort: sort && sortText(sort),
     order: orderOf(sort, query.q !== undefined),
     limit: window.limit,
     offset: window.offset,
+    fieldParams,
   };
   if (query.cursor !== undefined) {
     const opened = decodeCursor(accountId, query.cursor);
@@ -138,17 +177,21 @@ export function listRequest(accountId: string, query: ContentListQuery): ListReq
       // Filters, q and sort may be repeated unchanged or left out; anything else is another list.
       // A sort is compared as the order it means: -created_at is the default's order too.
       const givenOrder = sort && sortText(orderOf(sort, body.q !== null));
+      const carriedFields = new Map(body.f ?? []);
       const given: [string, string | undefined, string | null][] = [
         ['type', query.type, body.t],
         ['status', query.status, body.s],
+        ['slug', query.slug, body.g ?? null],
+        ['scheduled', query.scheduled, body.p ? 'true' : null],
         ['q', query.q, body.q],
         ['sort', givenOrder, sortText(order)],
+        ...fieldParams.map(([param, value]): [string, string, string | null] => [param, value, carriedFields.get(param) ?? null]),
       ];
       for (const [name, value, carried] of given) {
         if (value !== undefined && value !== carried) errors.push(bad(name, `${name} does not match the cursor's; repeat it unchanged or leave it out.`));
       }
       request = {
-        filter: { type: body.t ?? undefined, status: body.s ?? undefined },
+        filter: { type: body.t ?? undefined, status: body.s ?? undefined, slug: body.g ?? undefined, scheduled: body.p ? true : undefined },
         q: body.q ?? undefined,
         words: body.q === null ? undefined : searchWords(body.q),
         sort: body.o ?? undefined,
@@ -156,7 +199,20 @@ export function listRequest(accountId: string, query: ContentListQuery): ListReq
         after: { values: body.k, id: body.i },
         limit: window.limit,
         offset: null,
+        fieldParams: body.f ?? [],
+        ...(body.w !== undefined ? { floor: body.w && { created_at: body.w[0], id: body.w[1] } } : {}),
       };
+    }
+  }
+  const modelFields = request.order.filter((key) => isModelField(key.field));
+  if (request.fieldParams?.length || modelFields.length) {
+    // Typed fields are read against the model of the list's type, as it is now.
+    const type = request.filter.type;
+    const model = type !== undefined && models ? await models(accountId, type) : undefined;
+    request.filter.fields = fieldFilters(request.fieldParams ?? [], type, model, errors);
+    for (const key of modelFields) {
+      const problem = sortFieldProblem(key.field.slice('fields.'.length), type, model);
+      if (problem) errors.push(bad('sort', problem));
     }
   }
   if (errors.length) throw new DomainError('invalid_parameter', 'One or more query parameters are invalid; see errors.', errors);

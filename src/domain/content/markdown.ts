@@ -40,7 +40,7 @@ const ALLOWED: sanitizeHtml.IOptions = {
   allowedAttributes: { a: ['href', 'title', 'rel'], img: ['src', 'alt', 'title'], ol: ['start'], th: ['align'], td: ['align'], code: ['class'] },
   // Fenced code says its language as class="language-…": nothing else survives.
   allowedClasses: { code: ['language-*'] },
-  allowedSchemes: ['http', 'https', 'mailto'],
+  allowedSchemes: ['http', 'https', 'mailto', 'media'],
   allowedSchemesAppliedToAttributes: ['href', 'src'],
   allowProtocolRelative: false,
   disallowedTagsMode: 'discard',

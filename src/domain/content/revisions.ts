@@ -23,8 +23,8 @@ export class ContentRevisions {
 
   /** Records the version `item` now is, made by `changedBy`, and lets the oldest beyond `keep` go. */
   async record(tx: Tx, accountId: string, item: ContentRow, changedBy: string): Promise<void> {
-    const { id, version, title, type, content, status, updated_at } = item;
-    await this.repo.insert(tx, accountId, [{ content_id: id, version, title, type, content, status, changed_by: changedBy, created_at: updated_at }]);
+    const { id, version, title, type, content, status, updated_at, fields } = item;
+    await this.repo.insert(tx, accountId, [{ content_id: id, version, title, type, content, status, fields, changed_by: changedBy, created_at: updated_at }]);
     if (version > this.keep) await this.repo.pruneThrough(tx, accountId, id, version - this.keep);
   }
 

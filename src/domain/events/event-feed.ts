@@ -9,7 +9,7 @@ import { MAX_LIMIT } from '../schemas/common.js';
 import type { EventListQuery, EventPage } from '../schemas/events.js';
 
 /** The scope a key needs, beyond events:read, to see events of each kind. */
-const NEEDS: Record<string, Scope | undefined> = { content: 'content:read', user: 'users:read', api_key: undefined };
+const NEEDS: Record<string, Scope | undefined> = { content: 'content:read', user: 'users:read', api_key: undefined, job: 'content:read', media: 'content:read' };
 
 function holds(principal: Principal, scope: Scope): boolean {
   return roleMayHold(principal.role, scope) && principal.scopes.includes(scope);

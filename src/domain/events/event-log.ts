@@ -15,6 +15,11 @@ export const EVENT_TYPES = [
   'user.updated',
   'user.deleted',
   'api_key.usage_alert',
+  'job.finished',
+  'content_type.updated',
+  'media.created',
+  'media.updated',
+  'media.deleted',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

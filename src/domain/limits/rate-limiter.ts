@@ -44,6 +44,16 @@ export type RouteKind = 'route' | 'unknown' | 'upgrade';
 export const SIGN_IN_PER_EMAIL = 10;
 const SIGN_IN_WINDOW_MS = 15 * MINUTE_MS;
 
+/**
+ * "Forgot password?" requests per e-mail address per hour: a bucket of their own, apart from
+ * sign-in's, so a flood of anonymous reset requests never keeps the person from signing in (issue 21, P3-3).
+ */
+export const RESET_PER_EMAIL = 3;
+const RESET_WINDOW_MS = HOUR_MS;
+
+/** Invitations per recipient per hour, across the service (issue 21, P3-4): nobody is a mail cannon. */
+export const INVITATIONS_PER_RECIPIENT = 3;
+
 /** Usage counters stay in the store a day past their cycle's end. */
 const USAGE_KEPT_MS = 24 * HOUR_MS;
 
@@ -157,11 +167,36 @@ export class RateLimiter {
   async admitSignIn(address: string, email: string): Promise<Admission> {
     const t = this.clock().getTime();
     const byAddress = await this.admitAddress(address, 'route');
-    const who = createHash('sha256').update(email).digest('hex').slice(0, 32);
-    const hit = await this.rates.hit(`signin:${who}`, t, SIGN_IN_WINDOW_MS, SIGN_IN_PER_EMAIL);
+    const hit = await this.rates.hit(`signin:${emailBucket(email)}`, t, SIGN_IN_WINDOW_MS, SIGN_IN_PER_EMAIL);
     if (byAddress.refusal || hit.count <= SIGN_IN_PER_EMAIL) return byAddress;
     const retry = secondsUntil(hit.resetAt, t);
     return { state: byAddress.state, refusal: new LimitExceeded('rate_limited', `Too many sign-in attempts for this e-mail address; retry in ${retry} s.`, retry) };
+  }
+
+  /**
+   * A "Forgot password?" request, counted in its address's window (as sign-in is) and in an hourly
+   * window of the e-mail address it names — not the sign-in one: reset requests never block signing in.
+   */
+  async admitPasswordReset(address: string, email: string): Promise<Admission> {
+    const t = this.clock().getTime();
+    const byAddress = await this.admitAddress(address, 'route');
+    if (byAddress.refusal) return byAddress;
+    const hit = await this.rates.hit(`reset:${emailBucket(email)}`, t, RESET_WINDOW_MS, RESET_PER_EMAIL);
+    if (hit.count <= RESET_PER_EMAIL) return byAddress;
+    const retry = secondsUntil(hit.resetAt, t);
+    return { state: byAddress.state, refusal: new LimitExceeded('rate_limited', `Too many password reset requests for this e-mail address; retry in ${retry} s.`, retry) };
+  }
+
+  /**
+   * An invitation about to be sent to `email` (a user added without a password, or invited again):
+   * counted per recipient, whoever sends it; past INVITATIONS_PER_RECIPIENT an hour, a 429.
+   */
+  async admitInvitation(email: string): Promise<void> {
+    const t = this.clock().getTime();
+    const hit = await this.rates.hit(`invite:${emailBucket(email)}`, t, HOUR_MS, INVITATIONS_PER_RECIPIENT);
+    if (hit.count <= INVITATIONS_PER_RECIPIENT) return;
+    const retry = secondsUntil(hit.resetAt, t);
+    throw new LimitExceeded('rate_limited', `At most ${INVITATIONS_PER_RECIPIENT} invitations an hour go to one e-mail address; retry in ${retry} s.`, retry);
   }
 
   /** The account's usage of the cycle: the store's running count (reservations included), else what is recorded. */
@@ -195,6 +230,11 @@ export class RateLimiter {
 
 function usageKey(accountId: string, cycleStart: string): string {
   return `usage:${accountId}:${cycleStart}`;
+}
+
+/** An e-mail address as a counter's name: hashed, so the rate store never holds the address itself. */
+export function emailBucket(email: string): string {
+  return createHash('sha256').update(email).digest('hex').slice(0, 32);
 }
 
 /** The unit an address is limited by: an IPv4 address, or the /64 network of an IPv6 one. */

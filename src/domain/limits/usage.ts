@@ -29,6 +29,8 @@ export class UsageService {
     private readonly clock: Clock,
     private readonly deprecated: DeprecatedCalls,
     private readonly deprecatedRepo: DeprecatedCallRepository,
+    /** Media bytes used and allowed (CONTRACT.md §18). */
+    private readonly storage: (accountId: string, plan: string) => Promise<Usage['storage']>,
   ) {}
 
   /** Any key of the account may read it (like GitHub's /rate_limit); per-key figures follow who may see which keys (§7). */
@@ -64,6 +66,7 @@ export class UsageService {
       apps,
       days: await this.days(principal.accountId, start),
       deprecated_calls: this.byRoute(calls.filter((c) => visible(c.key_id)), owners),
+      storage: await this.storage(principal.accountId, principal.plan),
     };
   }
 

@@ -9,8 +9,8 @@ export class MailLinks {
     return `${this.publicUrl()}/password/set?token=${encodeURIComponent(token)}`;
   }
 
-  /** A section of the dashboard: usage, settings (webhooks), keys. */
-  dashboard(section: 'usage' | 'settings' | 'keys'): string {
+  /** A section of the dashboard: usage, settings (webhooks), keys, content. */
+  dashboard(section: 'usage' | 'settings' | 'keys' | 'content'): string {
     return `${this.publicUrl()}/${section}`;
   }
 }

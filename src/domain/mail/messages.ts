@@ -15,6 +15,21 @@ export function day(date: Date | string): string {
   return DAY.format(new Date(date));
 }
 
+/** Names in subjects are cut here (issue 21, P3-4): a subject says who, not what they chose to write. */
+export const SUBJECT_NAME_MAX = 60;
+const GRAPHEMES = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
+/**
+ * Free text someone chose (a person's name, a key's, an item's title) as plain text for a subject:
+ * control and format characters (line breaks, bidi overrides, zero-width ones) gone, white space
+ * collapsed, at most SUBJECT_NAME_MAX characters (whole graphemes), "…" where it was cut.
+ */
+export function inSubject(name: string, max = SUBJECT_NAME_MAX): string {
+  const plain = name.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+/gu, ' ').replace(/\s+/gu, ' ').trim();
+  const graphemes = [...GRAPHEMES.segment(plain)].map((g) => g.segment);
+  return graphemes.length <= max ? plain : `${graphemes.slice(0, max - 1).join('').trimEnd()}…`;
+}
+
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export const ROLE_WORDS: Record<string, string> = {
@@ -27,7 +42,7 @@ export const ROLE_WORDS: Record<string, string> = {
 
 export function invitation(p: { inviter: { name: string; email: string }; email: string; role: string; link: string; expiresAt: Date }): MailContent {
   return {
-    subject: `${p.inviter.name} invited you to the ${SERVICE_NAME}`,
+    subject: `${inSubject(p.inviter.name)} invited you to the ${SERVICE_NAME}`,
     blocks: [
       `${p.inviter.name} (${p.inviter.email}) added you to their account as ${ROLE_WORDS[p.role] ?? p.role}. Choose a password to sign in with ${p.email}.`,
       { action: { label: 'Choose your password', url: p.link } },
@@ -131,7 +146,7 @@ export function webhookDisabled(p: { url: string; description: string; reason: '
       ? 'it answered 410 Gone, which means the receiver asked to get nothing more'
       : 'every delivery attempt to it has failed for 3 days';
   return {
-    subject: `Webhook endpoint disabled: ${p.url}`,
+    subject: `Webhook endpoint disabled: ${inSubject(p.url)}`,
     blocks: [
       `The webhook endpoint ${p.url} was disabled on ${when(p.at)} because ${why}. It receives no events until it is enabled again; its pending deliveries were cancelled.`,
       { facts: [['Endpoint', p.url], ...(p.description ? ([['Description', p.description]] as [string, string][]) : []), ['Disabled', when(p.at)]] },
@@ -144,12 +159,28 @@ export function webhookDisabled(p: { url: string; description: string; reason: '
 
 export function keyExpiring(p: { name: string; prefix: string; expiresAt: string; keysUrl: string }): MailContent {
   return {
-    subject: `Your API key “${p.name}” expires on ${day(p.expiresAt)}`,
+    subject: `Your API key “${inSubject(p.name)}” expires on ${day(p.expiresAt)}`,
     blocks: [
       `Your API key “${p.name}” (${p.prefix}…) expires on ${when(p.expiresAt)}. From then on, requests made with it are refused with 401.`,
       `Generate a new key under API Keys and put it where this one is used, before it expires.`,
       { action: { label: 'Open API Keys', url: p.keysUrl } },
     ],
     footer: `You received this because the key belongs to you. It is sent once, 7 days before a key expires.`,
+  };
+}
+
+export function scheduleFailed(p: { title: string; id: string; action: 'publish' | 'unpublish'; dueAt: string; reason: string; forSomeoneElse: string | null; contentUrl: string }): MailContent {
+  const doing = p.action === 'publish' ? 'publish' : 'archive';
+  return {
+    subject: `Scheduled ${p.action === 'publish' ? 'publication' : 'unpublication'} failed: “${inSubject(p.title)}”`,
+    blocks: [
+      `“${p.title}” was to be ${doing === 'publish' ? 'published' : 'archived'} on ${when(p.dueAt)}, but it could not be: ${p.reason}`,
+      `The item stays as it was, and the schedule is no longer pending. Set the time again (or ${doing} the item by hand) once the cause is fixed.`,
+      { facts: [['Item', `${p.title} (${p.id})`], ['Due', when(p.dueAt)], ...(p.forSomeoneElse ? ([['Scheduled by', p.forSomeoneElse]] as [string, string][]) : [])] },
+      { action: { label: 'Open Content', url: p.contentUrl } },
+    ],
+    footer: p.forSomeoneElse
+      ? `You received this as an owner or admin of the account: the person who scheduled it (${p.forSomeoneElse}) is no longer a user of it.`
+      : `You received this because you scheduled it.`,
   };
 }

@@ -16,7 +16,7 @@ export const DEFAULT_MAIL_RETRY_SCHEDULE = [30, 120, 600, 1800, 3600, 7200, 1440
 export const MAIL_GIVE_UP_MS = 24 * 3600 * 1000;
 const JITTER = 0.2;
 
-export type MailKind = 'invitation' | 'password_reset' | 'deprecation_notice' | 'deprecation_reminder' | 'quota_alert' | 'webhook_disabled' | 'key_expiring';
+export type MailKind = 'invitation' | 'password_reset' | 'deprecation_notice' | 'deprecation_reminder' | 'quota_alert' | 'webhook_disabled' | 'key_expiring' | 'schedule_failed';
 
 export interface NewMail {
   kind: MailKind;

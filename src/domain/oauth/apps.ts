@@ -78,6 +78,8 @@ export class OAuthAppService {
         updated_at: this.clock().toISOString(),
       });
     });
+    // Live tokens read the app's scopes with their credential: narrowed at once here, within a second elsewhere.
+    if (input.scopes !== undefined) this.listener.forget(id);
     return present(updated!);
   }
 

@@ -4,6 +4,8 @@
 // left out of the stored record. Every deletion also reaches the Authenticator, so a revoked token
 // stops working at once on this instance. The server's own browser session is never kept: signing in
 // is the dashboard session's job (docs/oauth.md), so no second sign-in state can disagree with it.
+// A refresh token rotated moments ago is not a replay (refresh-grace.ts): it reads as unused, and its
+// consume() throws RotatedJustNow so that the rotation's answer is repeated instead of the chain revoked.
 // Every write is a transaction of its own, so that on SQLite writes arriving together share one
 // commit (group commit) instead of one fsync each.
 import type { Store } from '../../storage/db.js';
@@ -13,6 +15,8 @@ import type { OAuthTokenRepository } from '../../storage/oauth-token-repository.
 import type { UserRepository } from '../../storage/user-repository.js';
 import type { CredentialListener } from '../auth/authenticator.js';
 import type { Clock } from '../ids.js';
+import { redirectUriAllowed } from './redirect-uris.js';
+import { RotatedJustNow, withinGrace } from './refresh-grace.js';
 import { grantableOf } from './scopes.js';
 import { hashSecret } from './secrets.js';
 
@@ -108,9 +112,19 @@ function grantAdapter(deps: AdapterDeps): ProviderAdapter {
         }),
       );
     },
+    // Read as it stands now: its scopes narrowed to what the app may ask for today, so a code exchange
+    // or a refresh (both filter by the grant) never gives back a scope its owner has removed since.
+    // The person's role narrows every token at each use instead (token-credentials.ts), so that a
+    // promotion lets a granted scope count again, as CONTRACT.md §15 has it.
     async find(id) {
-      const row = await store.run((db) => grants.findAnyAccount(db, id));
-      return row && { ...(JSON.parse(row.payload) as Payload), jti: id };
+      const row = await store.run((db) => grants.findWithAppScopesAnyAccount(db, id));
+      if (!row) return undefined;
+      const payload = JSON.parse(row.payload) as Payload & { openid?: { scope?: string } };
+      if (payload.openid) {
+        const appScopes = JSON.parse(row.app_scopes) as string[];
+        payload.openid = { ...payload.openid, scope: grantableOf(payload.openid.scope).filter((s) => appScopes.includes(s)).join(' ') };
+      }
+      return { ...payload, jti: id };
     },
     async destroy(id) {
       await store.transaction((db) => grants.deleteAnyAccount(db, id));
@@ -152,14 +166,20 @@ function tokenAdapter(deps: AdapterDeps, kind: string): ProviderAdapter {
     async find(value) {
       const row = await store.run((db) => tokens.findByHash(db, hashSecret(value)));
       if (!row || row.kind !== kind) return undefined;
-      const consumed = row.consumed_at === null ? {} : { consumed: Math.floor(Date.parse(row.consumed_at) / 1000) };
+      if (kind === 'AuthorizationCode' && !(await redirectStillRegistered(deps, row.app_id, JSON.parse(row.payload) as Payload))) return undefined;
+      // A refresh token rotated moments ago is shown unused: its consume() then says so (RotatedJustNow)
+      // and the same answer is given again, rather than the chain revoked (refresh-grace.ts).
+      const graced = kind === 'RefreshToken' && row.consumed_at !== null && withinGrace(row.consumed_at, clock());
+      const consumed = row.consumed_at === null || graced ? {} : { consumed: Math.floor(Date.parse(row.consumed_at) / 1000) };
       return { ...(JSON.parse(row.payload) as Payload), jti: value, ...consumed };
     },
     async consume(value) {
       const hash = hashSecret(value);
       if (await store.transaction((db) => tokens.consume(db, hash, clock().toISOString()))) return;
-      // Another request used it between the server's check and now: treat it as the replay it is.
+      // Another request used it between the server's check and now. A refresh token rotated within the
+      // grace is a retry of that rotation (refresh-grace.ts); anything else is the replay it looks like.
       const row = await store.run((db) => tokens.findByHash(db, hash));
+      if (row?.kind === 'RefreshToken' && row.consumed_at !== null && withinGrace(row.consumed_at, clock())) throw new RotatedJustNow();
       if (row?.grant_id) {
         await store.transaction((db) => grants.deleteAnyAccount(db, row.grant_id!));
         listener.forget(row.grant_id);
@@ -176,6 +196,15 @@ function tokenAdapter(deps: AdapterDeps, kind: string): ProviderAdapter {
       listener.forget(grantId);
     },
   };
+}
+
+/**
+ * Whether a code's redirect URI is still one its app registers: removing the URI (or the app) makes
+ * the codes issued for it unredeemable at once (issue 21 P3-5), whoever asks and on whichever instance.
+ */
+async function redirectStillRegistered(deps: AdapterDeps, appId: string, code: Payload): Promise<boolean> {
+  const app = await deps.store.run((db) => deps.apps.findAnyAccount(db, appId));
+  return app !== undefined && typeof code.redirectUri === 'string' && redirectUriAllowed(JSON.parse(app.redirect_uris) as string[], code.redirectUri);
 }
 
 /** Interactions (a sign-in and consent in progress) and anything else short-lived. */

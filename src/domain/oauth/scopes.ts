@@ -20,7 +20,11 @@ export function grantableOf(scope: string | undefined): GrantableScope[] {
   return GRANTABLE_SCOPES.filter((s) => named.has(s));
 }
 
-/** What a token may do: what was granted, narrowed to what the person's current role may hold. */
-export function effectiveScopes(granted: string, role: Role): GrantableScope[] {
-  return grantableOf(granted).filter((s) => roleMayHold(role, s));
+/**
+ * What a token may do, and what a refresh may give: what was granted, narrowed to what the app may
+ * *now* ask for (its `scopes`, which its owner may narrow later) and to what the person's *current*
+ * role may hold (issue 21 P3-2, docs/oauth.md "Scopes").
+ */
+export function effectiveScopes(granted: string, role: Role, appScopes: readonly string[]): GrantableScope[] {
+  return grantableOf(granted).filter((s) => roleMayHold(role, s) && appScopes.includes(s));
 }

@@ -10,6 +10,7 @@ import type { UserRepository } from '../../storage/user-repository.js';
 import type { CredentialListener } from '../auth/authenticator.js';
 import type { Clock } from '../ids.js';
 import { providerAdapter, type ProviderAdapter } from './provider-adapter.js';
+import { RefreshGrace } from './refresh-grace.js';
 import { serverKeys, type ServerKeys } from './server-keys.js';
 
 export interface ServerStoreDeps {
@@ -24,7 +25,12 @@ export interface ServerStoreDeps {
 }
 
 export class AuthorizationServerStore {
-  constructor(private readonly deps: ServerStoreDeps) {}
+  /** The answers of refreshes that rotated a token moments ago (refresh-grace.ts). */
+  readonly refreshGrace: RefreshGrace;
+
+  constructor(private readonly deps: ServerStoreDeps) {
+    this.refreshGrace = new RefreshGrace(deps.store, deps.tokens, deps.clock);
+  }
 
   /** The adapter for one model; `invalidGrant` makes the library's own error for a replayed code or refresh token. */
   adapter(model: string, invalidGrant: (description: string) => Error): ProviderAdapter {

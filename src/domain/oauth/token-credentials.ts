@@ -1,6 +1,6 @@
 // OAuth access tokens as credentials for the Authenticator (CONTRACT.md §15): `cms_oat_…`, found by
 // hash with their person, account and app, acting as that person with the granted scopes narrowed to
-// what their current role may hold. Their requests count under a per-app pseudo key id, and their use
+// what their current role may hold and what the app may now ask for. Their requests count under a per-app pseudo key id, and their use
 // is recorded on the grant (the connected app's `last_used_at`).
 import type { Store } from '../../storage/db.js';
 import type { OAuthGrantRepository } from '../../storage/oauth-grant-repository.js';
@@ -41,8 +41,10 @@ export class AccessTokenCredentials implements CredentialSource {
         accountId: row.account_id,
         userId: row.user_id,
         keyId: appUsageId(row.app_id, row.user_id),
+        kind: 'management',
+        credential: 'oauth_token',
         role,
-        scopes: effectiveScopes(row.scope, role),
+        scopes: effectiveScopes(row.scope, role, JSON.parse(row.app_scopes) as string[]),
         plan: row.plan,
         rateLimit: row.rate_limit === null ? null : Number(row.rate_limit),
         quota: row.quota === null ? null : Number(row.quota),

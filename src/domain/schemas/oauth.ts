@@ -12,7 +12,7 @@ const RedirectUri = Type.String({
   minLength: 1,
   maxLength: 2048,
   'x-no-nul': true,
-  description: 'An absolute https:// URL, or for native apps a loopback http://127.0.0.1:<port>/… or http://[::1]:<port>/… (any port is accepted at authorization, RFC 8252); no fragment.',
+  description: 'An absolute https:// URL, or for native apps a loopback http://127.0.0.1:<port>/… or http://[::1]:<port>/… (any port is accepted at authorization, RFC 8252); no fragment, no wildcard, written in canonical form (as the WHATWG URL parser serialises it: `https://app.example/`, not `https://app.example`), or 422.',
 });
 const SCOPES_TEXT = 'The most the app may ask for. keys:write is never grantable: a token never mints keys or apps.';
 const Scopes = Type.Array(StringEnum(GRANTABLE_SCOPES), { minItems: 1, description: SCOPES_TEXT });

@@ -18,7 +18,11 @@ export const RevisionListItem = Type.Object(
 );
 
 export const Revision = Type.Object(
-  { ...RevisionListItem.properties, content: Type.String({ description: 'The body at this version.' }) },
+  {
+    ...RevisionListItem.properties,
+    content: Type.String({ description: 'The body at this version.' }),
+    fields: Type.Object({}, { additionalProperties: true, description: "The item's typed fields at this version, fields since removed from the model included." }),
+  },
   { additionalProperties: false },
 );
 

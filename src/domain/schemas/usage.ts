@@ -87,6 +87,13 @@ export const Usage = Type.Object(
           'Admins and owners see every key, others their own keys. The owners and admins are told by e-mail (docs/email.md).',
       },
     ),
+    storage: Type.Object(
+      {
+        used_bytes: Type.Integer({ description: 'Bytes of media the account stores (exact; a deletion frees its bytes at once).' }),
+        quota_bytes: Type.Integer({ description: "Bytes the plan (or the account's own quota) allows." }),
+      },
+      { additionalProperties: false, description: 'Media storage (docs/media.md).' },
+    ),
   },
   { additionalProperties: false },
 );

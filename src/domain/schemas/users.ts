@@ -19,7 +19,7 @@ const fields = {
   email: Type.String({ format: 'email', maxLength: 254, description: 'Trimmed and stored in lower case.' }),
   name: Text({ maxLength: 100, description: '1 to 100 characters.' }),
   role: StringEnum(ROLES, { description: 'owner, admin, editor, author or viewer.' }),
-  password: Type.String({ minLength: 12, maxLength: 1024, description: 'At least 12 characters; stored as a scrypt hash, never returned.' }),
+  password: Type.String({ minLength: 12, maxLength: 1024, description: 'At least 12 characters; stored as a scrypt hash, never returned. Taken only from an API key holding `keys:write` (an OAuth token or a narrower key gets 403), and on update only for the key\'s own user (docs/roles.md).' }),
 };
 const READ_ONLY = ['id', 'created_at', 'updated_at'];
 

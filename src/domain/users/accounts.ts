@@ -13,6 +13,7 @@ import { newId, type Clock } from '../ids.js';
 import { hashPassword } from '../auth/passwords.js';
 import { scopesForRole, type Role } from '../auth/permissions.js';
 import { isEmailAddress, normaliseEmail } from './users.js';
+import { MAX_DELIVERY_CACHE_SECONDS } from '../publishing/delivery.js';
 
 export interface NewAccount {
   email: string;
@@ -94,6 +95,18 @@ export class AccountService {
     if (!changed) throw notFound('Account');
   }
 
+  /**
+   * How long public caches may keep the answers of the account's delivery keys (operator action):
+   * 0 to 86,400 seconds, or null for the default (60). Applies within a second (keys are re-read).
+   */
+  async setDeliveryCacheSeconds(accountId: string, seconds: number | null): Promise<void> {
+    if (seconds !== null && (!Number.isInteger(seconds) || seconds < 0 || seconds > MAX_DELIVERY_CACHE_SECONDS)) {
+      throw invalid([{ field: 'delivery_cache_seconds', code: 'out_of_range', message: 'Must be a whole number of seconds from 0 to 86400.' }]);
+    }
+    const changed = await this.store.transaction((tx) => this.repo.update(tx, accountId, { delivery_cache_seconds: seconds, updated_at: this.clock().toISOString() }));
+    if (!changed) throw notFound('Account');
+  }
+
   /** Issues a key for a user found by id or e-mail (operator action, any account). */
   async createKeyForUser(user: string, name: string, scopes?: string[]): Promise<{ id: string; api_key: string }> {
     const row = await this.store.run((db) =>
@@ -138,6 +151,7 @@ export class AccountService {
       plan: input.plan ?? 'pro',
       rate_limit: input.rateLimit ?? null,
       quota: input.quota ?? null,
+      delivery_cache_seconds: null,
       created_at: now,
       updated_at: now,
     });

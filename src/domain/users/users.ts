@@ -1,6 +1,6 @@
 // Users of an account: listing, reading and changes, with the role rules of CONTRACT.md §4 and §6
 // (admins never touch owners, nobody changes their own role, an account keeps one owner).
-import type { Store, Tx } from '../../storage/db.js';
+import type { Db, Store, Tx } from '../../storage/db.js';
 import type { PublicUserRow, UserRepository } from '../../storage/user-repository.js';
 import { UniqueViolation } from '../../storage/errors.js';
 import { DomainError, forbidden, invalid, notFound } from '../errors.js';
@@ -28,6 +28,11 @@ export interface Invitations {
   invite(tx: Tx, accountId: string, inviterId: string, user: { id: string; email: string; role: string }): Promise<string>;
 }
 
+/** Counts an invitation to a recipient before it is queued; throws LimitExceeded (429) past the limit (the server's RateLimiter). */
+export interface InvitationLimit {
+  admitInvitation(email: string): Promise<void>;
+}
+
 /** The answer to POST /v1/users/{id}/invite. */
 export interface InvitationSent {
   user_id: string;
@@ -36,6 +41,9 @@ export interface InvitationSent {
 }
 
 export class UserService {
+  /** Set by the server (openLimits); the CLI sends no invitations and counts nothing. */
+  private invitationLimit: InvitationLimit | undefined;
+
   constructor(
     private readonly store: Store,
     private readonly repo: UserRepository,
@@ -45,6 +53,11 @@ export class UserService {
     private readonly sessions: SessionEnder,
     private readonly invitations: Invitations,
   ) {}
+
+  /** Invitations are counted per recipient from here on (issue 21, P3-4). */
+  limitInvitations(limit: InvitationLimit): void {
+    this.invitationLimit = limit;
+  }
 
   async list(principal: Principal, query: UserListQuery): Promise<PageResult<User>> {
     requireScope(principal, 'users:read');
@@ -62,6 +75,7 @@ export class UserService {
 
   async create(principal: Principal, input: UserCreate): Promise<User> {
     requireScope(principal, 'users:write');
+    if (input.password !== undefined) passwordRule(principal);
     if (input.role === 'owner' && principal.role !== 'owner') throw forbidden('Only an owner may create another owner.');
     const now = this.clock().toISOString();
     const row = {
@@ -75,6 +89,8 @@ export class UserService {
       updated_at: now,
     };
     const { account_id: _a, password_hash: _p, ...user } = row;
+    // Counted before anything is written, and kept out of the transaction (no lock held across the counter's round trip).
+    if (row.password_hash === null) await this.invitationLimit?.admitInvitation(row.email);
     await this.uniqueEmail(row.email, () =>
       this.events.change(principal.accountId, async (tx, emit) => {
         await this.repo.insert(tx, row);
@@ -92,11 +108,11 @@ export class UserService {
    */
   async invite(principal: Principal, id: string): Promise<InvitationSent> {
     requireScope(principal, 'users:write');
+    // Checked once without writing, so that only an invitation that will go out is counted, outside the transaction.
+    const recipient = await this.store.run((db) => this.invitable(db, principal, id));
+    await this.invitationLimit?.admitInvitation(recipient.email);
     return this.events.change(principal.accountId, async (tx) => {
-      const target = await this.target(tx, principal, id);
-      if ((await this.repo.passwordHash(tx, principal.accountId, id)) !== null) {
-        throw new DomainError('conflict', 'This user has already chosen a password; they can reset it with "Forgot password?" on the sign-in page.');
-      }
+      const target = await this.invitable(tx, principal, id);
       const expiresAt = await this.invitations.invite(tx, principal.accountId, principal.userId, target);
       return { user_id: target.id, email: target.email, expires_at: expiresAt };
     });
@@ -123,6 +139,7 @@ export class UserService {
 
   async update(principal: Principal, id: string, input: UserUpdate): Promise<User> {
     requireScope(principal, 'users:write');
+    if (input.password !== undefined) passwordRule(principal, id);
     const passwordHash = input.password === undefined ? undefined : await hashPassword(input.password);
     const email = input.email === undefined ? undefined : normaliseEmail(input.email);
     const updated = await this.uniqueEmail(email, () =>
@@ -166,7 +183,16 @@ export class UserService {
    * Loads the target inside the account's write turn (EventLog.change), so two owners demoting each
    * other at once cannot leave the account without one. Admins never act on owners.
    */
-  private async target(tx: Tx, principal: Principal, id: string): Promise<PublicUserRow> {
+  /** A user who may be sent an invitation by `principal`: one they may change, who has no password yet. */
+  private async invitable(db: Db, principal: Principal, id: string): Promise<PublicUserRow> {
+    const target = await this.target(db, principal, id);
+    if ((await this.repo.passwordHash(db, principal.accountId, id)) !== null) {
+      throw new DomainError('conflict', 'This user has already chosen a password; they can reset it with "Forgot password?" on the sign-in page.');
+    }
+    return target;
+  }
+
+  private async target(tx: Db, principal: Principal, id: string): Promise<PublicUserRow> {
     const target = await this.repo.get(tx, principal.accountId, id);
     if (!target) throw notFound('User');
     if (target.role === 'owner' && principal.role !== 'owner') throw forbidden('Only an owner may change or delete an owner.');
@@ -186,6 +212,28 @@ export class UserService {
       if (error instanceof UniqueViolation) throw new DomainError('conflict', `The e-mail address ${email} is already in use.`);
       throw error;
     }
+  }
+}
+
+/**
+ * Who may send `password` (CONTRACT.md §6, docs/roles.md): a password opens the dashboard, which
+ * mints keys of every scope, so it is taken only from a credential that could mint those keys
+ * itself — an API key holding `keys:write`, or on `POST` a dashboard session (which holds it) —
+ * never from an OAuth token or a narrower key. On `PUT` (`targetId` given) only for the key's own
+ * user: admins invite, people reset; and not from a session, whose person changes their password
+ * under Profile, giving the current one. Throws 403; the routes call it before the body is
+ * validated (CONTRACT.md §3 order), the service again.
+ */
+export function passwordRule(principal: Principal, targetId?: string): void {
+  if (principal.credential === 'oauth_token') throw forbidden('An OAuth token cannot set a password.');
+  const fromSession = principal.credential === 'session';
+  if ((principal.credential !== 'api_key' && !fromSession) || !principal.scopes.includes('keys:write')) {
+    throw forbidden('Setting a password needs an API key with the "keys:write" scope.');
+  }
+  if (targetId === undefined) return;
+  if (fromSession) throw forbidden('Change your own password under Profile (POST /auth/password), which asks for the current one.');
+  if (targetId !== principal.userId) {
+    throw forbidden('Nobody sets another person\'s password: send them an invitation (POST /v1/users/{id}/invite), or they reset it with "Forgot password?".');
   }
 }
 

@@ -80,6 +80,7 @@ async function build(deps: OAuthDeps, log: FastifyBaseLogger) {
     issuer: deps.publicUrl(),
     keys,
     proxy: deps.proxy,
+    refreshGrace: deps.server.refreshGrace,
     adapter: (model, invalidGrant) => deps.server.adapter(model, invalidGrant),
     userExists: (userId) => deps.server.userExists(userId),
     renderError(ctx, out) {

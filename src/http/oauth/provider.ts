@@ -5,7 +5,7 @@
 // id and secret hooks below), the sign-in and consent pages (interactions.tsx), and the error page.
 // The library is loaded on first use, by the server only: it says once at import that it prefers
 // Node 22, which the service does not need (docs/oauth.md records the check on Node 20).
-import type { default as ProviderType, Configuration, KoaContextWithOIDC } from 'oidc-provider';
+import type { default as ProviderType, Configuration, KoaContextWithOIDC, TokenEndpointGrantContext } from 'oidc-provider';
 import type { GrantableScope } from '../../domain/oauth/scopes.js';
 import { GRANTABLE_SCOPES } from '../../domain/oauth/scopes.js';
 import { SCOPES } from '../../domain/auth/permissions.js';
@@ -14,6 +14,7 @@ import { generateAccessToken, generateRefreshToken, secretMatches } from '../../
 import type { ProviderAdapter } from '../../domain/oauth/provider-adapter.js';
 import type { ServerKeys } from '../../domain/oauth/server-keys.js';
 import { newId } from '../../domain/ids.js';
+import { RotatedJustNow, type RefreshGrace } from '../../domain/oauth/refresh-grace.js';
 
 export type Provider = ProviderType;
 type Library = typeof import('oidc-provider');
@@ -71,6 +72,36 @@ export interface ProviderDeps {
   renderError(ctx: KoaContextWithOIDC, error: { error: string; error_description?: string }): void;
   /** Behind a TLS-terminating proxy (TLS=off), trust its X-Forwarded-Proto for secure cookies. */
   proxy: boolean;
+  /** Keeps and repeats the answer of a refresh, for a retry within the grace (domain/oauth/refresh-grace.ts). */
+  refreshGrace: Pick<RefreshGrace, 'remember' | 'replay'>;
+}
+
+type GrantHandler = Parameters<ProviderType['registerGrantType']>[1];
+type RegisterRest = Parameters<ProviderType['registerGrantType']> extends [string, unknown, ...infer R] ? R : never;
+type CanBePromise<T> = T | Promise<T>;
+type GrantContext = Parameters<GrantHandler>[0];
+
+/**
+ * The library's refresh grant, with the grace of issue 21 P3-9 around it: a success is kept (for the
+ * grace, sealed under the old token); a retry the storage adapter recognises (RotatedJustNow: the
+ * same token rotated moments ago) gets that same answer instead of an error, and the chain lives.
+ * Reuse after the grace reaches the library's own reuse detection, which revokes the chain.
+ */
+function withRefreshGrace(handler: GrantHandler, grace: ProviderDeps['refreshGrace'], errors: Library['errors']): GrantHandler {
+  return async (ctx: GrantContext) => {
+    const presented = String(ctx.oidc.params.refresh_token ?? '');
+    const clientId = ctx.oidc.client.clientId;
+    try {
+      await handler(ctx);
+    } catch (error) {
+      if (!(error instanceof RotatedJustNow)) throw error;
+      const answer = await grace.replay(presented, clientId);
+      if (!answer) throw new errors.InvalidGrant('refresh token already used');
+      ctx.body = answer;
+      return;
+    }
+    await grace.remember(presented, clientId, ctx.body as Record<string, unknown>);
+  };
 }
 
 /**
@@ -93,6 +124,37 @@ function clientCredentials(provider: Provider, errors: Library['errors']) {
     const scope = GRANTABLE_SCOPES.filter((s) => (raw.length > 0 ? named : allowed).includes(s)).join(' ');
     const token = new provider.ClientCredentials({ client, scope });
     ctx.body = { access_token: await token.save(), expires_in: token.expiration, token_type: 'Bearer', scope };
+  };
+}
+
+/** What the library answers `400 invalid_request` although the client failed to authenticate (its own descriptions). */
+const CLIENT_AUTH_FAILURES = new Set([
+  'client_secret must be provided in the Authorization header',
+  'invalid authorization header value format',
+  'client_id and client_secret in the authorization header are not properly encoded',
+  'no client authentication mechanism provided',
+  'client_id mismatch',
+]);
+
+/**
+ * RFC 6749 §5.2 at the endpoints that authenticate the client (token, revocation, introspection):
+ * any failed client authentication — an empty Basic secret, a malformed Basic header, no client at
+ * all included — is `401 invalid_client` with `WWW-Authenticate: Basic`, whichever way the client
+ * tried (the library sends the header only after a Basic attempt, and answers some failures `400`).
+ * Two authentication methods at once stays `400 invalid_request`, as §5.2 says.
+ */
+function clientAuthFailures(issuer: string, paths: ReadonlySet<string>) {
+  return async (ctx: KoaContextWithOIDC, next: () => Promise<unknown>) => {
+    await next();
+    if (ctx.method !== 'POST' || !paths.has(ctx.path)) return;
+    const body = ctx.body as { error?: unknown; error_description?: unknown } | undefined;
+    if (ctx.status === 400 && body?.error === 'invalid_request' && CLIENT_AUTH_FAILURES.has(String(body.error_description))) {
+      ctx.status = 401;
+      ctx.body = { error: 'invalid_client', error_description: body.error_description };
+    }
+    if (ctx.status === 401 && (ctx.body as { error?: unknown } | undefined)?.error === 'invalid_client' && !ctx.response.get('WWW-Authenticate')) {
+      ctx.set('WWW-Authenticate', `Basic realm="${issuer}", error="invalid_client"`);
+    }
   };
 }
 
@@ -206,8 +268,20 @@ export async function createProvider(deps: ProviderDeps): Promise<Provider> {
     routes: ROUTES,
   };
 
-  const provider = new Provider(deps.issuer, configuration);
+  // The library registers its grants from its constructor: the refresh grant is wrapped as it is registered.
+  class GracefulProvider extends Provider {
+    override registerGrantType<Params extends object>(
+      name: string,
+      handler: (ctx: TokenEndpointGrantContext<Params>) => CanBePromise<void>,
+      ...rest: RegisterRest
+    ): void {
+      const wrapped = name === 'refresh_token' ? (withRefreshGrace(handler as GrantHandler, deps.refreshGrace, errors) as typeof handler) : handler;
+      super.registerGrantType(name, wrapped, ...rest);
+    }
+  }
+  const provider = new GracefulProvider(deps.issuer, configuration);
   provider.proxy = deps.proxy;
+  provider.use(clientAuthFailures(provider.issuer, new Set([ROUTES.token, ROUTES.revocation, ROUTES.introspection])));
 
   // Our formats: prefixed opaque tokens (secret scanners match them), `grant_` ids, hashed client secrets.
   tokenIds(provider.AccessToken, generateAccessToken);

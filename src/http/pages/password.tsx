@@ -1,6 +1,6 @@
 // The password pages (CONTRACT.md §16), server-rendered under /password: "Forgot password?" (the
-// same answer whether an account uses the address or not, throttled per client address and per
-// e-mail address like sign-in) and the page a one-time link opens to set a password, after an
+// same answer whether an account uses the address or not, throttled per client address like sign-in
+// and per e-mail address in a bucket of its own, so that reset requests never block signing in) and the page a one-time link opens to set a password, after an
 // invitation or a reset. The link's token comes in the query (request logs redact `token=`) and
 // goes back in the form's body; nothing is used up until the form is sent.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -91,7 +91,7 @@ export function passwordPages(links: PasswordLinks, limiter: RateLimiter) {
       if (!isEmailAddress(email)) {
         return sendPage(reply, { status: 422, title: 'Forgot password?' }, <ForgotForm formToken={formToken} email={email} error="Enter the e-mail address you sign in with." />);
       }
-      const admission = await limiter.admitSignIn(clientAddress(request), email);
+      const admission = await limiter.admitPasswordReset(clientAddress(request), email);
       if (admission.refusal) throw admission.refusal;
       // Not awaited: whether an account uses the address must not show, not even in the time the answer takes.
       links.requestReset(email).catch((error: unknown) => request.log.error({ err: error }, 'could not queue a password reset'));

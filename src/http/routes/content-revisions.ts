@@ -5,7 +5,7 @@ import type { ContentService } from '../../domain/content/content.js';
 import { One, Page } from '../../domain/schemas/common.js';
 import { ContentItem } from '../../domain/schemas/content.js';
 import { Revision, RevisionListItem, RevisionListQuery } from '../../domain/schemas/revisions.js';
-import { errorResponses, needs } from '../schemas.js';
+import { errorResponses, needs, sendsETag } from '../schemas.js';
 import { parseIfMatch } from '../preconditions.js';
 import { changed, IdParams, IfMatchHeaders, NoFields, send, tags } from './content-params.js';
 
@@ -36,7 +36,7 @@ export function revisionRoutes(content: ContentService): FastifyPluginAsyncTypeb
     app.post('/content/:id/revisions/:version/restore', {
       config: { responseOf: changed },
       schema: {
-        operationId: 'restoreContentRevision', summary: 'Restore a revision',
+        operationId: 'restoreContentRevision', summary: 'Restore a revision', ...sendsETag(),
         description:
           "The item takes the revision's title, type, body and status at a new version (an archived revision restores the item archived); " +
           'published_at is still set only once. Needs the right to update the item; honours If-Match; emits content.updated.',

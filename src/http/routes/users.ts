@@ -1,13 +1,22 @@
 // /v1/users: thin handlers over the user service.
 import Type from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { UserService } from '../../domain/users/users.js';
+import type { FastifyRequest } from 'fastify';
+import { passwordRule, type UserService } from '../../domain/users/users.js';
 import { One, Page } from '../../domain/schemas/common.js';
 import { Invitation, User, UserCreate, UserListQuery, UserUpdate } from '../../domain/schemas/users.js';
 import { errorResponses, needs, NoFields } from '../schemas.js';
 
 const IdParams = Type.Object({ id: Type.String({ description: 'The user id.' }) });
 const tags = ['Users'];
+
+/** `password` is allowed only to some credentials (403): answered before the body is validated (CONTRACT.md §3 order). */
+async function passwordFirst(request: FastifyRequest): Promise<void> {
+  const body = request.body as Record<string, unknown> | null | undefined;
+  if (request.principal && body !== null && typeof body === 'object' && 'password' in body) {
+    passwordRule(request.principal, (request.params as { id?: string }).id);
+  }
+}
 
 export function userRoutes(users: UserService): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -27,6 +36,7 @@ export function userRoutes(users: UserService): FastifyPluginAsyncTypebox {
         body: UserCreate,
         response: { 201: One(User), ...errorResponses(400, 403, 409, 413, 415, 422) },
       },
+      preValidation: passwordFirst,
     }, async (request, reply) => {
       const user = await users.create(request.principal!, request.body);
       return reply.code(201).header('Location', `/v1/users/${user.id}`).send({ data: user });
@@ -46,6 +56,7 @@ export function userRoutes(users: UserService): FastifyPluginAsyncTypebox {
         params: IdParams, body: UserUpdate,
         response: { 200: One(User), ...errorResponses(400, 403, 404, 409, 413, 415, 422) },
       },
+      preValidation: passwordFirst,
     }, async (request) => ({ data: await users.update(request.principal!, request.params.id, request.body) }));
 
     app.post('/users/:id/invite', {

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { SqliteDialect } from 'kysely';
+import { CompiledQuery, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely';
 import { StoreUnavailable, UniqueViolation } from '../errors.js';
 
 export function sqliteDialect(file: string): SqliteDialect {
@@ -14,7 +14,32 @@ export function sqliteDialect(file: string): SqliteDialect {
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
-  return new SqliteDialect({ database: withStatementCache(db) });
+  return new ImmediateSqliteDialect({ database: withStatementCache(db) });
+}
+
+/**
+ * Every transaction here may write (read-only work runs outside one, statement by statement), so
+ * each takes the write lock when it begins: `BEGIN IMMEDIATE`. A deferred `BEGIN` that reads and
+ * then writes, while another process (a second worker, the CLI) committed in between, can never
+ * upgrade its snapshot to a write lock — SQLite answers SQLITE_BUSY_SNAPSHOT at once, and
+ * busy_timeout cannot help. Taking the lock first, a conflict only waits (up to busy_timeout), and
+ * the snapshot read inside is always the newest, so SQLITE_BUSY_SNAPSHOT cannot arise at all.
+ * Kysely's transactions (db.transaction(), startTransaction(), the migrator's) all begin here.
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly settings: SqliteDialectConfig) {
+    super(settings);
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.settings);
+  }
+}
+
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
 }
 
 /**

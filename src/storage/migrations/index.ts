@@ -12,6 +12,12 @@ import { mail } from './008-mail.js';
 import { contentSearch } from './009-content-search.js';
 import { contentRevisions } from './010-content-revisions.js';
 import { idempotencyKeys } from './011-idempotency-keys.js';
+import { publishing } from './015-publishing.js';
+import { contentModel } from './016-content-model.js';
+import { jobs } from './017-jobs.js';
+import { media } from './018-media.js';
+import { fieldsSearch } from './019-fields-search.js';
+import { jobFields } from './020-job-fields.js';
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return {
@@ -28,6 +34,12 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '009-content-search': contentSearch(dialect),
         '010-content-revisions': contentRevisions(dialect),
         '011-idempotency-keys': idempotencyKeys(dialect),
+        '015-publishing': publishing(dialect),
+        '016-content-model': contentModel(dialect),
+        '017-jobs': jobs(dialect),
+        '018-media': media(dialect),
+        '019-fields-search': fieldsSearch(dialect),
+        '020-job-fields': jobFields(),
       };
     },
   };

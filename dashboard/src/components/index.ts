@@ -1,0 +1,24 @@
+// The dashboard's shared components, one per file; sections import them from here (docs/dashboard.md).
+export { Button } from './button.js';
+export { Checkboxes } from './checkboxes.js';
+export { Confirm } from './confirm.js';
+export { Field } from './field.js';
+export { Form, Submit, useFieldError } from './form.js';
+export { formatDate } from './format.js';
+export { Labelled, type ControlProps } from './labelled.js';
+export { Link } from './link.js';
+export { Loading } from './loading.js';
+export { Message } from './message.js';
+export { PageTitle } from './page-title.js';
+export { Pager } from './pager.js';
+export { ProgressBar } from './progress-bar.js';
+export { ResourceList, type ListState, type Paging } from './resource-list.js';
+export { Select } from './select.js';
+export { ShownOnce } from './shown-once.js';
+export { Table, type Column, type Selection } from './table.js';
+export { TextArea } from './text-area.js';
+export { Invalid, useAction, type Action, type ActionOptions, type Outcome } from './use-action.js';
+export { useConfirm, type Confirmation } from './use-confirm.js';
+export { useForm, type Binding, type FormState } from './use-form.js';
+export { useId } from './use-id.js';
+export { useLoad } from './use-load.js';

@@ -1,0 +1,58 @@
+// Content and media together: `media:` references in an item's Markdown are checked on every write
+// (an id the account does not have → 422 invalid_reference on `content`), kept as rows in the
+// write's transaction (each record's `used_by`), and turned into URLs when the item is rendered.
+import type { Tx } from '../../storage/db.js';
+import type { MediaRepository } from '../../storage/media-repository.js';
+import type { ContentWrite, ContentWriteStep } from '../content/content-writes.js';
+import type { MediaIds } from '../content-model/media-ids.js';
+import { invalid } from '../errors.js';
+import type { MediaLinks } from './links.js';
+import type { MediaService } from './media.js';
+
+const REFERENCE = /media:(media_[A-Za-z0-9]+)/g;
+
+/** The media ids an item's Markdown references, each once. */
+export function referencedIds(markdown: string): string[] {
+  return [...new Set([...markdown.matchAll(REFERENCE)].map((m) => m[1]!))];
+}
+
+export class MediaReferences implements ContentWriteStep, MediaIds {
+  constructor(
+    private readonly repo: MediaRepository,
+    private readonly media: MediaService,
+    private readonly links: MediaLinks,
+  ) {}
+
+  missing(tx: Tx, accountId: string, ids: string[]): Promise<string[]> {
+    return this.repo.missing(tx, accountId, ids);
+  }
+
+  async prepare(tx: Tx, write: ContentWrite): Promise<void> {
+    if (write.previous && write.previous.content === write.next.content) return;
+    const missing = await this.repo.missing(tx, write.accountId, referencedIds(write.next.content));
+    if (missing.length) {
+      throw invalid([{ field: 'content', code: 'invalid_reference', message: `No media ${missing.join(', ')} in this account.` }]);
+    }
+  }
+
+  async written(tx: Tx, write: ContentWrite): Promise<void> {
+    if (write.previous && write.previous.content === write.next.content) return;
+    await this.repo.setRefs(tx, write.accountId, write.next.id, referencedIds(write.next.content));
+  }
+
+  async deleted(tx: Tx, accountId: string, id: string): Promise<void> {
+    await this.repo.clearRefs(tx, accountId, id);
+  }
+
+  /** Rendered HTML with each `media:` reference made the media's URL (private: a signed link). */
+  async resolve(db: Parameters<MediaRepository['many']>[0], accountId: string, html: string): Promise<string> {
+    const ids = referencedIds(html);
+    if (ids.length === 0) return html;
+    const urls = new Map<string, string>();
+    for (const row of await this.repo.many(db, accountId, ids)) {
+      const record = this.media.present(row, []);
+      urls.set(row.id, record.url ?? `${this.media.present({ ...row, public: 1 }, []).url}?${(await this.links.query(row.id)).replace('&', '&amp;')}`);
+    }
+    return html.replace(REFERENCE, (whole, id: string) => urls.get(id) ?? whole);
+  }
+}
