@@ -2,11 +2,13 @@
 // (issue 25 item 6): an admin adds, edits, reorders and removes fields of the manual model; a bad
 // definition's error stands beside its input; a change the items do not fit is refused with the
 // counts in words; a stale model (If-Match) is said so; then an item is written with the typed form
-// (enum select, date picker, number, reference search) and a value the model refuses is shown
-// beside its input.
+// (enum select, date picker, number, reference search, media picker) and a value the model refuses
+// is shown beside its input.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { openSection, startDashboard, type Dashboard } from './helpers/dashboard.js';
+import { multipart, PDF } from './helpers/multipart.js';
+import { makePng } from './helpers/png.js';
 
 describe('dashboard: content model (sqlite)', { timeout: 240_000 }, () => {
   let d: Dashboard;
@@ -145,5 +147,53 @@ describe('dashboard: content model (sqlite)', { timeout: 240_000 }, () => {
     await said('Saved.');
     const edited = await server.client.get(`/v1/content/${list.body.data[0].id}`, { key: owner.key });
     assert.deepEqual(edited.body.data.fields, { product: 'crm', version: '2.1', released: '2026-03-01', related: target.id });
+  });
+
+  it('fills media fields from the library: a file chosen for one, screenshots uploaded and added to a list', async () => {
+    const { page, server, owner } = d;
+    const { body, headers } = multipart([{ name: 'file', value: PDF, filename: 'datasheet.pdf' }]);
+    const uploaded = await server.client.post('/v1/media', { key: owner.key, raw: body, headers });
+    assert.equal(uploaded.status, 201, uploaded.text);
+    const pdf = uploaded.body.data as { id: string };
+    const put = await server.client.put('/v1/content-types/manual', { key: owner.key, json: { fields: [
+      { name: 'product', kind: 'enum', values: ['cms', 'crm'] },
+      { name: 'datasheet', kind: 'media' },
+      { name: 'screenshots', kind: 'list', of: 'media' },
+    ] } });
+    assert.equal(put.status, 200, put.text);
+    await openSection(page, 'Content');
+    await page.getByRole('link', { name: 'New content' }).click();
+    await page.getByLabel('Title').fill('Manual with pictures');
+    await page.getByLabel('Text (Markdown)').fill('See the screenshots.');
+    await page.getByLabel('Type', { exact: true }).selectOption('manual');
+    await page.getByRole('group', { name: 'Fields of this type' }).waitFor();
+
+    // One file: chosen from the library (every kind, not only images), its id put in the input.
+    await page.getByRole('button', { name: 'Choose a file for datasheet' }).click();
+    const chooser = page.getByRole('dialog', { name: 'Media for datasheet' });
+    await chooser.getByRole('button', { name: 'Choose datasheet.pdf' }).click();
+    await chooser.waitFor({ state: 'detached' });
+    assert.equal(await page.getByLabel('datasheet', { exact: true }).inputValue(), pdf.id);
+
+    // A list: two screenshots uploaded from the dialog, each added as a line.
+    for (const [name, rgb] of [['first.png', [200, 0, 0]], ['second.png', [0, 0, 200]]] as const) {
+      await page.getByRole('button', { name: 'Add a file to screenshots' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Media for screenshots' });
+      await dialog.locator('input[type=file]').setInputFiles([{ name, mimeType: 'image/png', buffer: makePng(40, 30, [...rgb]) }]);
+      await dialog.waitFor({ state: 'detached' });
+    }
+    const library = (await server.client.get('/v1/media?limit=10', { key: owner.key })).body.data as { id: string; filename: string }[];
+    const idOf = (filename: string) => library.find((m) => m.filename === filename)!.id;
+    assert.equal(await page.getByLabel('screenshots — one per line').inputValue(), `${idOf('first.png')}\n${idOf('second.png')}`);
+
+    await page.getByLabel('product', { exact: true }).selectOption('cms');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.getByRole('status').filter({ hasText: 'Created as a draft.' }).waitFor();
+    const list = await server.client.get('/v1/content?type=manual&q=pictures', { key: owner.key });
+    const item = await server.client.get(`/v1/content/${list.body.data[0].id}`, { key: owner.key });
+    assert.deepEqual(item.body.data.fields, { product: 'cms', datasheet: pdf.id, screenshots: [idOf('first.png'), idOf('second.png')] });
+    // The files know where they are used.
+    const sheet = await server.client.get(`/v1/media/${pdf.id}`, { key: owner.key });
+    assert.deepEqual(sheet.body.data.used_by, [item.body.data.id]);
   });
 });

@@ -1,6 +1,7 @@
 // Content and media together: `media:` references checked on write (422 invalid_reference, another
 // account's id included), used_by kept, deletion refused while in use (409 used_by) unless force,
-// render=html resolving to the url (private: a signed link that works), and `media` fields.
+// render=html resolving to the url (private: a signed link that works), and `media` fields
+// (checked, and counted in used_by).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startServer, type TestAccount, type TestServer } from './helpers/server.js';
@@ -77,6 +78,36 @@ for (const store of testStores()) {
       const bad = await server.client.post('/v1/content', { key: owner.key, json: { title: 'T', type: 'blog', content: 'x', fields: { cover: 'media_01jd2x3m4n5p6q7r8s9t0v1w2x' } } });
       assert.equal(bad.status, 422);
       assert.deepEqual(bad.body.errors.map((e: { field: string; code: string }) => [e.field, e.code]), [['fields.cover', 'invalid_reference']]);
+    });
+
+    it('counts media named by typed fields in used_by: deletion is 409 until the field lets go', async () => {
+      const model = await server.client.put('/v1/content-types/manual', { key: owner.key, json: { fields: [
+        { name: 'datasheet', kind: 'media' },
+        { name: 'screenshots', kind: 'list', of: 'media' },
+        { name: 'code', kind: 'string' },
+      ] } });
+      assert.equal(model.status, 200, model.text);
+      const [sheet, first, second] = [await upload(), await upload(), await upload()];
+      const created = await server.client.post('/v1/content', { key: owner.key, json: {
+        title: 'Manual', type: 'manual', content: `Cover: ![c](media:${first.id})`,
+        // A string field that only looks like a media id is no reference.
+        fields: { datasheet: sheet.id, screenshots: [first.id, second.id], code: 'media_01jd2x3m4n5p6q7r8s9t0v1w2x' },
+      } });
+      assert.equal(created.status, 201, created.text);
+      const id = created.body.data.id as string;
+      for (const media of [sheet, first, second]) {
+        assert.deepEqual((await server.client.get(`/v1/media/${media.id}`, { key: owner.key })).body.data.used_by, [id]);
+      }
+      const refused = await server.client.delete(`/v1/media/${sheet.id}`, { key: owner.key });
+      assert.equal(refused.status, 409);
+      assert.deepEqual(refused.body.used_by, [id]);
+      // The field lets go of the datasheet and one screenshot: those are free, the other still held.
+      const updated = await server.client.put(`/v1/content/${id}`, { key: owner.key, json: { fields: { datasheet: null, screenshots: [first.id] } } });
+      assert.equal(updated.status, 200, updated.text);
+      assert.deepEqual((await server.client.get(`/v1/media/${sheet.id}`, { key: owner.key })).body.data.used_by, []);
+      assert.deepEqual((await server.client.get(`/v1/media/${second.id}`, { key: owner.key })).body.data.used_by, []);
+      assert.deepEqual((await server.client.get(`/v1/media/${first.id}`, { key: owner.key })).body.data.used_by, [id]);
+      assert.equal((await server.client.delete(`/v1/media/${sheet.id}`, { key: owner.key })).status, 204);
     });
   });
 }

@@ -11,6 +11,7 @@ import { MarkdownPreview } from './markdown-preview.js';
 import { fieldInputs, fieldsPayload, TypedFields } from './content-fields-form.js';
 import type { Model } from './content-model-kinds.js';
 import { MediaPicker } from './media-picker.js';
+import { markdownFor } from './media-item.js';
 
 /** A confirmation to show on the next page (a new item opens at its own address). */
 let flash: string | null = null;
@@ -130,7 +131,7 @@ function EditorForm({ session, item: initial }: { session: SessionView; item?: I
           {!mayChange && <legend class="hint">Your role lets you read this item, not change it.</legend>}
           <Field label="Title" required maxLength={200} {...form.bind('title')} />
           <Select label="Type" options={TYPES} {...form.bind('type')} />
-          <TypedFields model={model.value?.type === form.values.type ? model.value : undefined} inputs={typed} onInputs={setTyped} />
+          <TypedFields model={model.value?.type === form.values.type ? model.value : undefined} inputs={typed} onInputs={setTyped} mayUpload={mayChange} />
           <div class="split">
             <div ref={text}>
               <TextArea label="Text (Markdown)" rows={16} {...form.bind('content')} />
@@ -172,7 +173,7 @@ function EditorForm({ session, item: initial }: { session: SessionView; item?: I
           </div>
         </fieldset>
       </Form>
-      {picking && <MediaPicker mayUpload={mayChange} onPick={insert} onClose={() => setPicking(false)} />}
+      {picking && <MediaPicker title="Insert image" verb="Insert" imagesOnly mayUpload={mayChange} onPick={(media) => insert(markdownFor(media))} onClose={() => setPicking(false)} />}
       {remove.subject && (
         <Confirm title={`Delete “${remove.subject.title}”?`} confirmText="Delete permanently" {...remove.dialog}>
           <p>This cannot be undone. To keep it but hide it, archive it instead.</p>

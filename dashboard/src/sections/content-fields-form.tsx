@@ -1,11 +1,12 @@
 // The content editor's inputs for the typed fields of the item's type (CONTRACT.md §20): one input
 // by kind (date and time pickers, choices as selects, a search for references, long text as a text
-// area, lists one element per line), named `fields.<name>` so the API's errors stand beside them.
-// Media is an id for now (the media library brings its picker).
+// area, lists one element per line, media chosen from the library), named `fields.<name>` so the
+// API's errors stand beside them.
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { Button, Checkboxes, Field, Labelled, Select, TextArea } from '../components/index.js';
 import type { Item } from './content-item.js';
+import { MediaPicker } from './media-picker.js';
 import { elementKind, localInput, typedValue, type FieldDefinition, type Model } from './content-model-kinds.js';
 
 /** What the inputs hold: a text per field, a list of texts per list field. */
@@ -39,7 +40,7 @@ export function fieldsPayload(definitions: FieldDefinition[], inputs: FieldInput
   return payload;
 }
 
-export function TypedFields(props: { model: Model | undefined; inputs: FieldInputs; onInputs: (inputs: FieldInputs) => void }) {
+export function TypedFields(props: { model: Model | undefined; inputs: FieldInputs; onInputs: (inputs: FieldInputs) => void; mayUpload: boolean }) {
   const { model, inputs } = props;
   if (!model || model.fields.length === 0) return null;
   const set = (name: string, value: string | string[]) => props.onInputs({ ...inputs, [name]: value });
@@ -47,13 +48,13 @@ export function TypedFields(props: { model: Model | undefined; inputs: FieldInpu
     <fieldset class="plain typed-fields">
       <legend>Fields of this type</legend>
       {model.fields.map((field) => (
-        <FieldInput key={field.name} field={field} value={inputs[field.name]} onValue={(value) => set(field.name, value)} />
+        <FieldInput key={field.name} field={field} value={inputs[field.name]} onValue={(value) => set(field.name, value)} mayUpload={props.mayUpload} />
       ))}
     </fieldset>
   );
 }
 
-function FieldInput({ field, value, onValue }: { field: FieldDefinition; value: string | string[] | undefined; onValue: (value: string | string[]) => void }) {
+function FieldInput({ field, value, onValue, mayUpload }: { field: FieldDefinition; value: string | string[] | undefined; onValue: (value: string | string[]) => void; mayUpload: boolean }) {
   const name = `fields.${field.name}`;
   const label = `${field.name}${field.required ? ' (required)' : ''}`;
   const hint = field.description;
@@ -66,6 +67,7 @@ function FieldInput({ field, value, onValue }: { field: FieldDefinition; value: 
       <>
         <TextArea label={`${label} — one per line`} hint={hint} name={name} rows={3} value={list.join('\n')} onValue={(t) => onValue(t.split('\n'))} />
         {element === 'reference' && <ReferenceSearch field={field} onChoose={(id) => onValue([...list.filter((l) => l.trim()), id])} />}
+        {element === 'media' && <ChooseMedia field={field} label={`Add a file to ${field.name}`} mayUpload={mayUpload} onChoose={(id) => onValue([...list.filter((l) => l.trim()), id])} />}
       </>
     );
   }
@@ -94,10 +96,35 @@ function FieldInput({ field, value, onValue }: { field: FieldDefinition; value: 
         </>
       );
     case 'media':
-      return <Field {...bind} hint={hint ?? 'The id of a media record (media_…).'} />;
+      return (
+        <>
+          <Field {...bind} hint={hint ?? 'The id of a media record (media_…); choose one from the library below.'} />
+          <ChooseMedia field={field} label={`Choose a file for ${field.name}`} mayUpload={mayUpload} onChoose={onValue} />
+        </>
+      );
     default:
       return <Field {...bind} />;
   }
+}
+
+/** A button that opens the media library (every kind of file) and hands back the chosen record's id. */
+function ChooseMedia(props: { field: FieldDefinition; label: string; mayUpload: boolean; onChoose: (id: string) => void }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <div class="reference-search">
+      <Button onClick={() => setOpen(true)}>{props.label}</Button>
+      {open && (
+        <MediaPicker
+          title={`Media for ${props.field.name}`}
+          verb="Choose"
+          imagesOnly={false}
+          mayUpload={props.mayUpload}
+          onPick={(media) => (setOpen(false), props.onChoose(media.id))}
+          onClose={() => setOpen(false)}
+        />
+      )}
+    </div>
+  );
 }
 
 /** Finds content items (of the types the field allows) by words, to choose one as the reference. */

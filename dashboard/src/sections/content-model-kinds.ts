@@ -36,7 +36,7 @@ export const KIND_TEXT: Record<Kind, string> = {
   datetime: 'Date and time',
   enum: 'Choice from a list',
   url: 'Web address',
-  media: 'Media (id)',
+  media: 'Media file',
   reference: 'Another content item',
   list: 'List of…',
 };

@@ -1,6 +1,8 @@
 // Content and media together: `media:` references in an item's Markdown are checked on every write
 // (an id the account does not have → 422 invalid_reference on `content`), kept as rows in the
 // write's transaction (each record's `used_by`), and turned into URLs when the item is rendered.
+// Media named by the item's typed fields (checked by the content model's step) are kept as
+// references too, so a file a manual shows as a screenshot is "in use" as one its Markdown shows.
 import type { Tx } from '../../storage/db.js';
 import type { MediaRepository } from '../../storage/media-repository.js';
 import type { ContentWrite, ContentWriteStep } from '../content/content-writes.js';
@@ -10,11 +12,22 @@ import type { MediaLinks } from './links.js';
 import type { MediaService } from './media.js';
 
 const REFERENCE = /media:(media_[A-Za-z0-9]+)/g;
+const MEDIA_ID = /^media_[A-Za-z0-9]+$/;
 
 /** The media ids an item's Markdown references, each once. */
 export function referencedIds(markdown: string): string[] {
   return [...new Set([...markdown.matchAll(REFERENCE)].map((m) => m[1]!))];
 }
+
+/** Values in typed fields that have the form of a media id (a media field's, or a list of them). */
+function fieldValueIds(value: unknown): string[] {
+  if (typeof value === 'string') return MEDIA_ID.test(value) ? [value] : [];
+  if (Array.isArray(value)) return value.flatMap(fieldValueIds);
+  return [];
+}
+
+const unchanged = (write: ContentWrite) =>
+  write.previous !== undefined && write.previous.content === write.next.content && JSON.stringify(write.previous.fields) === JSON.stringify(write.next.fields);
 
 export class MediaReferences implements ContentWriteStep, MediaIds {
   constructor(
@@ -36,8 +49,12 @@ export class MediaReferences implements ContentWriteStep, MediaIds {
   }
 
   async written(tx: Tx, write: ContentWrite): Promise<void> {
-    if (write.previous && write.previous.content === write.next.content) return;
-    await this.repo.setRefs(tx, write.accountId, write.next.id, referencedIds(write.next.content));
+    if (unchanged(write)) return;
+    const inText = referencedIds(write.next.content);
+    // A media field's ids were checked by the model's step; a text that merely looks like one is no reference.
+    const inFields = [...new Set(Object.values(write.next.fields).flatMap(fieldValueIds))].filter((id) => !inText.includes(id));
+    const absent = new Set(await this.repo.missing(tx, write.accountId, inFields));
+    await this.repo.setRefs(tx, write.accountId, write.next.id, [...inText, ...inFields.filter((id) => !absent.has(id))]);
   }
 
   async deleted(tx: Tx, accountId: string, id: string): Promise<void> {
