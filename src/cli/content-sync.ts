@@ -4,8 +4,9 @@
 // the service since the export is refused (412), never overwritten; a new item is created under an
 // Idempotency-Key derived from its file, so a re-run after a crash does not create it twice; and
 // each file is rewritten with its item's id and version once the service has it. New items are sent
-// 100 to a request (POST /v1/content/batch, independent), each batch under a key derived from its
-// files and written down in the directory until its files are rewritten (docs/bulk.md#cms-content-import).
+// 100 to a request (POST /v1/content/batch, independent), up to 3 batches in flight, each under a
+// key derived from its files and written down in the directory (a journal file per batch) until its
+// files are rewritten (docs/bulk.md#cms-content-import).
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -15,6 +16,8 @@ import { formatContentFile, markdownFiles, parseContentFile, writeAtomically, ty
 import { exportMedia, fieldMediaIds, importMedia, mediaReferences, rewriteFieldIds, rewriteReferences } from './content-media.js';
 
 const PARALLEL = 8;
+/** Batches in flight: the next one is on its way while the service writes one and the files of another are rewritten. */
+const BATCHES_IN_FLIGHT = 3;
 
 export interface ImportSummary {
   created: number;
@@ -35,14 +38,25 @@ function progress(total: number, label: string) {
   return bar;
 }
 
-/** Runs `work` over `items`, PARALLEL at a time, in order of start. */
-async function inParallel<T>(items: T[], work: (item: T) => Promise<void>): Promise<void> {
+/**
+ * Runs `work` over `items`, `limit` at a time, in order of start. After a failure no more are
+ * started, the ones under way finish, and then the first failure is thrown.
+ */
+async function inParallel<T>(items: T[], work: (item: T) => Promise<void>, limit = PARALLEL): Promise<void> {
   let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(PARALLEL, items.length) }, async () => {
-      while (next < items.length) await work(items[next++]!);
+  let failed = false;
+  const lanes = await Promise.allSettled(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (!failed && next < items.length) {
+        await work(items[next++]!).catch((error: unknown) => {
+          failed = true;
+          throw error;
+        });
+      }
     }),
   );
+  const failure = lanes.find((lane): lane is PromiseRejectedResult => lane.status === 'rejected');
+  if (failure) throw failure.reason;
 }
 
 const toFile = (item: ContentItem): ContentFile => ({
@@ -90,8 +104,14 @@ export async function exportContent(
   };
 }
 
-/** Where a batch of creates in flight is written down, so a re-run after a crash replays it (never creates twice). */
-const JOURNAL = '.cms-import-pending.json';
+/**
+ * Where a batch of creates in flight is written down (`.cms-import-pending-<key>.json`, one per
+ * batch; earlier versions wrote `.cms-import-pending.json`), so a re-run after a crash replays it
+ * (never creates twice).
+ */
+const JOURNAL_PREFIX = '.cms-import-pending';
+const journalFile = (dir: string, key: string) => path.join(dir, `${JOURNAL_PREFIX}-${key}.json`);
+const isJournal = (name: string) => name.startsWith(JOURNAL_PREFIX) && name.endsWith('.json');
 /** Creates per request: the most a batch takes (CONTRACT.md §21). */
 export const BATCH = 100;
 
@@ -107,10 +127,16 @@ export async function importContent(cms: CmsClient, dir: string): Promise<Import
   const media = await importMedia(cms, dir, describe);
   summary.failed.push(...media.failed);
   const ids = new Map([...media.ids].filter(([from, to]) => from !== to));
-  // A batch sent by a run that stopped before it had rewritten every file: replay it first.
-  const pending = await fs.readFile(path.join(dir, JOURNAL), 'utf8').then((text) => JSON.parse(text) as Journal, () => undefined);
-  if (pending) await sendCreates(cms, dir, pending, summary);
-  const files = await markdownFiles(dir);
+  // Batches sent by a run that stopped before it had rewritten their files: replay them first.
+  const replayed = new Set<string>();
+  for (const name of (await fs.readdir(dir)).filter(isJournal).sort()) {
+    const journal = JSON.parse(await fs.readFile(path.join(dir, name), 'utf8')) as Journal;
+    await sendCreates(cms, dir, journal, summary);
+    await fs.rm(path.join(dir, name), { force: true });
+    for (const file of journal.files) replayed.add(path.resolve(file));
+  }
+  // Each file is counted once: those the replay created are done.
+  const files = (await markdownFiles(dir)).filter((file) => !replayed.has(path.resolve(file)));
   const bar = progress(files.length, 'import');
   const creates: { file: string; wanted: ContentFile }[] = [];
   await inParallel(files, async (file) => {
@@ -132,10 +158,10 @@ export async function importContent(cms: CmsClient, dir: string): Promise<Import
     }
     bar.increment();
   });
-  // New items go in batches of 100 (in file order), each one request.
+  // New items go in batches of 100 (in file order), each one request, BATCHES_IN_FLIGHT at a time.
   creates.sort((a, b) => a.file.localeCompare(b.file));
-  for (let i = 0; i < creates.length; i += BATCH) {
-    const chunk = creates.slice(i, i + BATCH);
+  const chunks = Array.from({ length: Math.ceil(creates.length / BATCH) }, (_, i) => creates.slice(i * BATCH, (i + 1) * BATCH));
+  await inParallel(chunks, async (chunk) => {
     const body = { atomic: false as const, operations: chunk.map(({ wanted }) => ({ op: 'create' as const, data: createBody(wanted) })) };
     // The same files (paths and bytes) always ask with the same key: a re-run replays, never duplicates.
     const hash = createHash('sha256');
@@ -143,7 +169,7 @@ export async function importContent(cms: CmsClient, dir: string): Promise<Import
     hash.update(JSON.stringify(body));
     await sendCreates(cms, dir, { key: `cms-import-${hash.digest('hex').slice(0, 48)}`, files: chunk.map((c) => c.file), body }, summary);
     bar.increment(chunk.length);
-  }
+  }, BATCHES_IN_FLIGHT);
   bar.stop();
   summary.failed.sort((a, b) => a.file.localeCompare(b.file));
   if (media.uploaded + media.reused + media.failed.length) summary.media = { uploaded: media.uploaded, reused: media.reused };
@@ -160,7 +186,8 @@ function createBody(wanted: ContentFile) {
  * says archived (a second batch); rewrites each file with its item's id and version; then forgets it.
  */
 async function sendCreates(cms: CmsClient, dir: string, journal: Journal, summary: ImportSummary): Promise<void> {
-  await writeAtomically(path.join(dir, JOURNAL), JSON.stringify(journal));
+  const written = journalFile(dir, journal.key);
+  await writeAtomically(written, JSON.stringify(journal));
   const results = await cms.content.batch(journal.body.operations, { atomic: false, idempotencyKey: journal.key });
   const wanted = await Promise.all(journal.files.map(async (file) => parseContentFile(await fs.readFile(file, 'utf8')).status));
   const toArchive = results.flatMap((result, i) => (result.status === 201 && result.data && wanted[i] === 'archived' ? [{ i, id: result.data.id, version: result.data.version }] : []));
@@ -183,7 +210,7 @@ async function sendCreates(cms: CmsClient, dir: string, journal: Journal, summar
       summary.created++;
     }),
   );
-  await fs.rm(path.join(dir, JOURNAL), { force: true });
+  await fs.rm(written, { force: true });
 }
 
 function describeResult(result: BatchResult): string {
