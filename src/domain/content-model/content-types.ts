@@ -51,6 +51,8 @@ function known(type: string): ContentType {
 
 export class ContentTypes {
   private readonly cache = new Map<string, Entry>();
+  /** Models read inside each open transaction (inTransaction). */
+  private readonly readIn = new WeakMap<Tx, Map<string, ContentTypeModel>>();
   private generation = 0;
   private relay: PeerRelay | undefined;
   private readonly listeners: ModelListener[] = [];
@@ -107,9 +109,18 @@ export class ContentTypes {
     return model;
   }
 
-  /** The model as stored now, inside a write's transaction (never the cache). */
+  /**
+   * The model as stored now, inside a write's transaction (never the cache across transactions):
+   * read once per transaction, so a batch of 100 creates of one type reads it once. A model changes
+   * only in its own transaction (`put`), never inside a content write's.
+   */
   async inTransaction(tx: Tx, accountId: string, type: ContentType): Promise<ContentTypeModel> {
-    return modelOf(type, await this.repo.get(tx, accountId, type));
+    let read = this.readIn.get(tx);
+    if (!read) this.readIn.set(tx, (read = new Map()));
+    const key = `${accountId}\0${type}`;
+    let model = read.get(key);
+    if (!model) read.set(key, (model = modelOf(type, await this.repo.get(tx, accountId, type))));
+    return model;
   }
 
   /** Replaces the model of `type`: checked, then checked against the stored items, in one transaction with its event. */

@@ -54,6 +54,8 @@ export class MediaReferences implements ContentWriteStep, MediaIds {
     // A media field's ids were checked by the model's step; a text that merely looks like one is no reference.
     const inFields = [...new Set(Object.values(write.next.fields).flatMap(fieldValueIds))].filter((id) => !inText.includes(id));
     const absent = new Set(await this.repo.missing(tx, write.accountId, inFields));
+    // A new item has no references to replace.
+    if (!write.previous && inText.length + inFields.length === 0) return;
     await this.repo.setRefs(tx, write.accountId, write.next.id, [...inText, ...inFields.filter((id) => !absent.has(id))]);
   }
 
