@@ -265,8 +265,8 @@ async function runSize(kind: StoreKind, items: number, duration: number, only: s
     }
     let build: WritesDuringBuild | undefined;
     if (!only || only.includes(BUILD_SCENARIO)) {
-      build = await writesDuringBuild(target, creates(f), () => putModels(target, f.accounts.slice(0, 1), 'manual', MANUAL_MODEL_MORE), model.readyMs);
-      log(`    ${BUILD_SCENARIO}: index built after ${Math.round(build.readyMs)} ms; ${build.writes} creates at ${BUILD_WRITERS} connections, longest wait ${build.maxWriteMs} ms, p99 ${build.p99} ms${build.covered ? '' : ' (the build outlasted the writes)'}${build.failures ? `  !! ${build.failures} non-2xx/errors` : ''}`);
+      build = await writesDuringBuild(target, creates(f), () => putModels(target, f.accounts.slice(0, 1), 'manual', MANUAL_MODEL_MORE));
+      log(`    ${BUILD_SCENARIO}: index built after ${Math.round(build.readyMs)} ms; ${build.writes} creates at ${BUILD_WRITERS} connections, longest wait during the build ${build.maxDuringMs} ms (outside it ${build.maxOutsideMs} ms), p99 ${build.p99} ms${build.failures ? `  !! ${build.failures} non-2xx/errors` : ''}`);
     }
     return { store: kind, items, seedSeconds: seeded.seconds, bytes, results, plans, loopP99, model, build };
   } finally {
@@ -289,10 +289,10 @@ function fieldRows(kind: StoreKind, mine: SizeRun[], misses: string[]): string[]
   ];
   const builds = mine.map((r) => r.build);
   if (builds.every((b): b is WritesDuringBuild => b !== undefined)) {
-    const waited = builds.every((b) => b.maxWriteMs <= BUILD_WAIT_GOAL && b.covered);
+    const waited = builds.every((b) => b.maxDuringMs <= BUILD_WAIT_GOAL);
     if (!waited) misses.push(`${kind} ${BUILD_SCENARIO} (longest write wait)`);
-    const cells = builds.map((b) => `longest write wait ${ms(b.maxWriteMs)} · p99 ${ms(b.p99)} · ${b.writes} creates · index built ${ms(b.readyMs)}${b.covered ? '' : ' (build outlasted the writes)'}${b.failures ? ` (!! ${b.failures} errors)` : ''}`);
-    rows.push(`| ${BUILD_SCENARIO} | \`PUT /v1/content-types/manual\` (+ version indexed) during ${BUILD_WRITERS} connections of \`POST /v1/content\` | ${cells.join(' | ')} | ${growth(builds.map((b) => b.maxWriteMs))} | longest wait ≤ ${BUILD_WAIT_GOAL} ms: ${waited ? 'PASS' : 'MISS'} |`);
+    const cells = builds.map((b) => `longest write wait ${ms(b.maxDuringMs)} (outside the build ${ms(b.maxOutsideMs)}) · p99 ${ms(b.p99)} · ${b.writes} creates · index built ${ms(b.readyMs)}${b.failures ? ` (!! ${b.failures} errors)` : ''}`);
+    rows.push(`| ${BUILD_SCENARIO} | \`PUT /v1/content-types/manual\` (+ version indexed) during ${BUILD_WRITERS} connections of \`POST /v1/content\` | ${cells.join(' | ')} | ${growth(builds.map((b) => b.maxDuringMs))} | longest wait ≤ ${BUILD_WAIT_GOAL} ms: ${waited ? 'PASS' : 'MISS'} |`);
   }
   return rows;
 }
@@ -347,7 +347,7 @@ function report(runs: SizeRun[], duration: number, loadBefore: number): { text: 
   lines.push(
     `"fields filter" and "fields sort" read the seeded manuals' typed fields (each account's model PUT through the API: pages integer, released date, both indexed); "create 10 fields" creates ${TEN_FIELDS_TYPE} items with 10 typed fields (3 indexed, 1 text) right after the plain create of blog items, which have no model. ` +
       '"model PUT": each account\'s `PUT /v1/content-types/manual` in turn, from the first request until every one is answered and the expression indexes `cf_manual_pages`, `cf_manual_released` exist (the PUT answers at once; the indexes are built after it commits). ' +
-      `"${BUILD_SCENARIO}": ${BUILD_WRITERS} connections of creates run while one account's model PUT adds an indexed field (\`cf_manual_version\`); the cell is the longest any create waited (autocannon's max latency), the creates' p99 and how long until the index existed (goal: no write waits more than ${BUILD_WAIT_GOAL} ms). ` +
+      `"${BUILD_SCENARIO}": ${BUILD_WRITERS} connections of creates run while one account's model PUT adds an indexed field (\`cf_manual_version\`); the cell is the longest any create waited that was open at some moment between the PUT and the index's existence (and, to compare, the longest of the creates before and after), the creates' p99 and how long until the index existed (goal: no write waits more than ${BUILD_WAIT_GOAL} ms). ` +
       'SQLite builds an index holding its one writer; PostgreSQL builds it CONCURRENTLY.',
   );
   lines.push('"loop p99" is the event-loop delay p99 during the scenario, from the product\'s `cms_event_loop_delay_seconds` histogram (a bucket bound; summed over workers).');
