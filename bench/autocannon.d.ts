@@ -53,6 +53,12 @@ declare module 'autocannon' {
     }
   }
 
-  function autocannon(options: autocannon.Options): Promise<autocannon.Result>;
+  /** A run: its result once done, each response as it comes (responseTime in ms), and `stop()` to end it early. */
+  type Instance = Promise<autocannon.Result> & {
+    on(event: 'response', listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void): Instance;
+    stop(): void;
+  };
+
+  function autocannon(options: autocannon.Options): Instance;
   export = autocannon;
 }

@@ -16,14 +16,18 @@ export interface PlanCase {
   words?: SearchWords;
 }
 
+/** A second, read-only connection to the store (beside the server's own), with an optional query log. */
+export function connect(store: StoreConfig, log?: (event: LogEvent) => void): Kysely<Database> {
+  return store.kind === 'sqlite'
+    ? new Kysely<Database>({ dialect: new SqliteDialect({ database: new SQLite(store.file, { readonly: true }) }), log })
+    : new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: store.url, max: 1 }) }), log });
+}
+
 /** Per case, the steps of its statements' plans that read or order rows. */
 export async function explain(store: StoreConfig, accountId: string, cases: PlanCase[]): Promise<Map<string, string>> {
   const sent: { sql: string; parameters: readonly unknown[] }[] = [];
   const log = (event: LogEvent) => void (event.level === 'query' && sent.push({ sql: event.query.sql, parameters: event.query.parameters }));
-  const db =
-    store.kind === 'sqlite'
-      ? new Kysely<Database>({ dialect: new SqliteDialect({ database: new SQLite(store.file, { readonly: true }) }), log })
-      : new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: store.url, max: 1 }) }), log });
+  const db = connect(store, log);
   const repo = new ContentRepository(store.kind);
   const plans = new Map<string, string>();
   try {

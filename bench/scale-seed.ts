@@ -4,6 +4,7 @@
 // have known selectivity: vocabulary words follow Zipf's law (as words in text do), and every item
 // also carries one "specific" word (think a product or customer name) shared by about 200 items at
 // any store size, so a search for one finds ~20 items per account whether there are 10k or 1M.
+// Every `manual` item has typed fields (manualFields); bench/scale.ts then gives the accounts the model.
 import { sql } from 'kysely';
 import { openStore, type Store } from '../src/storage/db.js';
 import { ContentRepository, type NewContentRow } from '../src/storage/content-repository.js';
@@ -85,6 +86,15 @@ function statusFor(i: number): string {
   return r < 5 ? 'published' : r < 8 ? 'draft' : 'archived';
 }
 
+/** Pages of a seeded manual: 1 to this, evenly, so `fields.pages[gte]=N` matches a known share. */
+export const PAGES_MAX = 1000;
+
+/** A manual's typed fields, from their own generator (the texts stay those of earlier runs). */
+function manualFields(next: () => number) {
+  const released = new Date(Date.UTC(2016, 0, 1) + Math.floor(next() * 3653) * 86_400_000).toISOString().slice(0, 10);
+  return { pages: 1 + Math.floor(next() * PAGES_MAX), released, version: `${1 + Math.floor(next() * 5)}.${Math.floor(next() * 10)}` };
+}
+
 export interface Seeded {
   accounts: SeedAccount[];
   corpus: Corpus;
@@ -123,6 +133,7 @@ export async function fill(store: Store, accounts: SeedAccount[], texts: Corpus,
   const revisions = new RevisionRepository();
   const next = random(3);
   const rank = zipf(next, texts.vocabulary.length);
+  const nextField = random(4);
   const word = () => texts.vocabulary[rank()]!;
   const start = Date.now() - 365 * 24 * 3600 * 1000;
   const step = Math.floor((365 * 24 * 3600 * 1000) / items);
@@ -142,10 +153,11 @@ export async function fill(store: Store, accounts: SeedAccount[], texts: Corpus,
           const status = statusFor(i);
           const body = Array.from({ length: BODY_WORDS }, word);
           body.splice(Math.floor(next() * BODY_WORDS), 0, texts.specific[i % texts.specific.length]!);
+          const type = CONTENT_TYPES[i % CONTENT_TYPES.length]!;
           const row: NewContentRow = {
             id: newId('content'),
             title: `${word()} ${word()} ${word()} ${word()}`,
-            type: CONTENT_TYPES[i % CONTENT_TYPES.length]!,
+            type,
             content: `# ${word()} ${word()}\n\n${body.join(' ')}.`,
             status,
             author: accounts[i % ACCOUNTS]!.userId,
@@ -153,6 +165,7 @@ export async function fill(store: Store, accounts: SeedAccount[], texts: Corpus,
             updated_at: at,
             published_at: status === 'draft' ? null : at,
             version: 1,
+            ...(type === 'manual' ? { fields: manualFields(nextField) } : {}),
           };
           const group = byAccount.get(i % ACCOUNTS) ?? [];
           group.push(row);
