@@ -54,7 +54,7 @@ export interface Config {
   publicUrl?: string;
   dataDir: string;
   /** `sqlite` uses `<dataDir>/cms.sqlite`; `postgres` uses databaseUrl. */
-  store: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+  store: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; poolSize: number };
   redisUrl?: string;
   tls: { mode: 'on'; certFile?: string; keyFile?: string } | { mode: 'off'; trustProxy: string[] };
   bootstrap: { plan: Plan; email: string };
@@ -369,7 +369,7 @@ export function loadConfig(environment: Env = process.env): Config {
     sqliteWriter: oneOf(env, 'SQLITE_WRITER', ['one', 'every'], 'one'),
     publicUrl: origin(env, 'PUBLIC_URL'),
     dataDir,
-    store: databaseUrl ? { kind: 'postgres', url: databaseUrl } : { kind: 'sqlite', file: path.join(dataDir, 'cms.sqlite') },
+    store: databaseUrl ? { kind: 'postgres', url: databaseUrl, poolSize: integer(env, 'DATABASE_POOL_SIZE', 1, 1000, 10) } : { kind: 'sqlite', file: path.join(dataDir, 'cms.sqlite') },
     redisUrl: env.REDIS_URL,
     tls: tlsMode === 'on' ? { mode: 'on', certFile: env.TLS_CERT_FILE, keyFile: env.TLS_KEY_FILE } : { mode: 'off', trustProxy },
     bootstrap: { plan: oneOf(env, 'BOOTSTRAP_PLAN', PLANS, 'pro'), email: email.toLowerCase() },

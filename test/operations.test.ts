@@ -216,7 +216,8 @@ describe('configuration errors', () => {
     assert.deepEqual(config.tls, { mode: 'off', trustProxy: ['10.0.0.0/8', '127.0.0.1'] });
     assert.deepEqual(config.store, { kind: 'sqlite', file: path.join('/tmp/data', 'cms.sqlite') });
     assert.equal(config.logLevel, 'warn');
-    assert.deepEqual(loadConfig({ DATABASE_URL: 'postgres://db/cms' }).store, { kind: 'postgres', url: 'postgres://db/cms' });
+    assert.deepEqual(loadConfig({ DATABASE_URL: 'postgres://db/cms' }).store, { kind: 'postgres', url: 'postgres://db/cms', poolSize: 10 });
+    assert.deepEqual(loadConfig({ DATABASE_URL: 'postgres://db/cms', DATABASE_POOL_SIZE: '4' }).store, { kind: 'postgres', url: 'postgres://db/cms', poolSize: 4 });
     // Keep-alive outlives a proxy's idle timeout behind one, and is short when clients come directly.
     assert.deepEqual(config.connections, { headersTimeoutSeconds: 10, keepAliveTimeoutSeconds: 75, maxPerAddress: 256 });
     assert.equal(loadConfig({}).connections.keepAliveTimeoutSeconds, 5);

@@ -10,7 +10,8 @@ import { StoreUnavailable } from './errors.js';
 import { StoreHealth, type StoreStateListener } from './health.js';
 import { currentTransactionScope, outsideTransactionScope } from './transaction-scope.js';
 
-export type StoreConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+/** `poolSize`: connections each process keeps to PostgreSQL at most (default 10). */
+export type StoreConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; poolSize?: number };
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;
 
@@ -41,7 +42,7 @@ export function openStore(config: StoreConfig, onState?: StoreStateListener): St
   const translate = dialect === 'sqlite' ? translateSqliteError : translatePostgresError;
   const health = new StoreHealth(onState);
   const db = new Kysely<Database>({
-    dialect: config.kind === 'sqlite' ? sqliteDialect(config.file) : postgresDialect(config.url, health),
+    dialect: config.kind === 'sqlite' ? sqliteDialect(config.file) : postgresDialect(config.url, health, config.poolSize),
   });
 
   async function guarded<T>(work: () => Promise<T>): Promise<T> {

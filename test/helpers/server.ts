@@ -82,7 +82,9 @@ export async function startServer(store: StoreKind, options: ServerOptions = {})
     PORT: '0',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
-    ...(pgDb ? { DATABASE_URL: options.databaseUrl?.(pgDb.url) ?? pgDb.url } : {}),
+    // Five connections per instance: three test files at a time, each with servers of two instances
+    // under TEST_WORKERS=2, stay well under PostgreSQL's default max_connections (100).
+    ...(pgDb ? { DATABASE_URL: options.databaseUrl?.(pgDb.url) ?? pgDb.url, DATABASE_POOL_SIZE: '5' } : {}),
     ...options.env,
   };
   // The balancer listens first (it learns the instances' ports below): its address is the one

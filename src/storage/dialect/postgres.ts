@@ -7,8 +7,8 @@ import { StoreUnavailable, UniqueViolation } from '../errors.js';
 import type { StoreHealth } from '../health.js';
 import { pgDriver } from '../drivers.js';
 
-export function postgresDialect(url: string, health: StoreHealth): PostgresDialect {
-  const pool = new (pgDriver().Pool)({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
+export function postgresDialect(url: string, health: StoreHealth, poolSize = 10): PostgresDialect {
+  const pool = new (pgDriver().Pool)({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
   // A client whose connection dies emits 'error'. pg-pool handles that for idle clients (re-emitted
   // on the pool) but not for checked-out ones: unhandled, it would end the process. Every client
   // gets a handler of its own; the pool drops the dead client at release, and the query it was
