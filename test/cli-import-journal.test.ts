@@ -1,7 +1,8 @@
 // `cms content import` stopped after the service answered a batch but before the files were
 // rewritten (a crash, a kill): the batches in flight stay written down in the directory, one journal
 // file each; the next run replays them under their keys (the service answers again, creates nothing
-// twice), rewrites the files with their ids, counts each file once and removes the journals.
+// twice), rewrites the files with their ids (a file whose rewrite was cut short included: the files
+// are rewritten in place, the journal covering them), counts each file once and removes the journals.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
@@ -62,6 +63,10 @@ for (const store of testStores()) {
       assert.equal(await total(), FILES, 'the service did create them');
       const unwritten = parseContentFile(await fsp.readFile(path.join(dir, 'note-000.md'), 'utf8'));
       assert.equal(unwritten.id, undefined, 'no file was rewritten');
+      // Two rewrites cut short: one file emptied, one torn in its front matter.
+      await fsp.writeFile(path.join(dir, 'note-001.md'), '');
+      const torn = await fsp.readFile(path.join(dir, 'note-002.md'), 'utf8');
+      await fsp.writeFile(path.join(dir, 'note-002.md'), torn.slice(0, 12));
 
       const summary = await importContent(cms, dir);
       assert.deepEqual(summary, { created: FILES, updated: 0, unchanged: 0, failed: [] });
@@ -77,6 +82,9 @@ for (const store of testStores()) {
         assert.equal(item.status, file.status);
       }
       assert.equal(ids.size, FILES);
+      for (const [name, title] of [['note-001.md', 'Note 1'], ['note-002.md', 'Note 2']]) {
+        assert.equal(parseContentFile(await fsp.readFile(path.join(dir, name), 'utf8')).title, title, `${name} written whole again`);
+      }
 
       assert.deepEqual(await importContent(cms, dir), { created: 0, updated: 0, unchanged: FILES, failed: [] });
     });

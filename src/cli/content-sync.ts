@@ -118,6 +118,8 @@ export const BATCH = 100;
 interface Journal {
   key: string;
   files: string[];
+  /** Each file's status as it asked (an archived one is created, then archived); absent in older journals. */
+  statuses?: string[];
   body: { atomic: false; operations: BatchOperation[] };
 }
 
@@ -167,7 +169,8 @@ export async function importContent(cms: CmsClient, dir: string): Promise<Import
     const hash = createHash('sha256');
     for (const { file } of chunk) hash.update(path.resolve(file)).update('\0');
     hash.update(JSON.stringify(body));
-    await sendCreates(cms, dir, { key: `cms-import-${hash.digest('hex').slice(0, 48)}`, files: chunk.map((c) => c.file), body }, summary);
+    const journal = { key: `cms-import-${hash.digest('hex').slice(0, 48)}`, files: chunk.map((c) => c.file), statuses: chunk.map((c) => c.wanted.status), body };
+    await sendCreates(cms, dir, journal, summary);
     bar.increment(chunk.length);
   }, BATCHES_IN_FLIGHT);
   bar.stop();
@@ -184,12 +187,16 @@ function createBody(wanted: ContentFile) {
 /**
  * Sends one batch of creates under its key, written down first; archives the new items whose file
  * says archived (a second batch); rewrites each file with its item's id and version; then forgets it.
+ * The files are rewritten in place, not through a temporary file and a rename: creating a file is
+ * the slow part of an import (about 1 ms each on the 2-core machine, ten times an overwrite), and
+ * the journal already covers a rewrite cut short — until the last file is written the journal
+ * stays, and the next run replays the batch and writes every file of it again from the answer.
  */
 async function sendCreates(cms: CmsClient, dir: string, journal: Journal, summary: ImportSummary): Promise<void> {
   const written = journalFile(dir, journal.key);
   await writeAtomically(written, JSON.stringify(journal));
   const results = await cms.content.batch(journal.body.operations, { atomic: false, idempotencyKey: journal.key });
-  const wanted = await Promise.all(journal.files.map(async (file) => parseContentFile(await fs.readFile(file, 'utf8')).status));
+  const wanted = journal.statuses ?? (await Promise.all(journal.files.map(async (file) => parseContentFile(await fs.readFile(file, 'utf8')).status)));
   const toArchive = results.flatMap((result, i) => (result.status === 201 && result.data && wanted[i] === 'archived' ? [{ i, id: result.data.id, version: result.data.version }] : []));
   const items = results.map((result) => (result.status === 201 ? (result.data as ContentItem) : undefined));
   if (toArchive.length) {
@@ -206,7 +213,7 @@ async function sendCreates(cms: CmsClient, dir: string, journal: Journal, summar
         summary.failed.push({ file: path.basename(file), error: describeResult(result) });
         return;
       }
-      await writeAtomically(file, formatContentFile(toFile(item)));
+      await fs.writeFile(file, formatContentFile(toFile(item)));
       summary.created++;
     }),
   );
