@@ -82,7 +82,7 @@ for (const store of testStores()) {
         assert.equal(item.status, file.status);
       }
       assert.equal(ids.size, FILES);
-      for (const [name, title] of [['note-001.md', 'Note 1'], ['note-002.md', 'Note 2']]) {
+      for (const [name, title] of [['note-001.md', 'Note 1'], ['note-002.md', 'Note 2']] as const) {
         assert.equal(parseContentFile(await fsp.readFile(path.join(dir, name), 'utf8')).title, title, `${name} written whole again`);
       }
 
