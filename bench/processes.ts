@@ -1,9 +1,11 @@
 // Benchmark child processes: start on loopback, wait for readiness, sample RSS/CPU, stop by PID.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import https from 'node:https';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -224,4 +226,29 @@ export class RssSampler {
   stop(): void {
     clearInterval(this.timer);
   }
+}
+
+/**
+ * A PostgreSQL database of a benchmark run's own (`<prefix>_<random>`), made beside
+ * BENCH_DATABASE_URL's (default: the local server's `postgres` database); `drop` removes it.
+ */
+export async function benchDatabase(prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const admin = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const database = `${prefix}_${randomBytes(4).toString('hex')}`;
+  const adminQuery = async (text: string) => {
+    const client = new pg.Client({ connectionString: admin });
+    await client.connect();
+    try {
+      await client.query(text);
+    } finally {
+      await client.end();
+    }
+  };
+  await adminQuery(`CREATE DATABASE ${database}`);
+  const url = new URL(admin);
+  url.pathname = `/${database}`;
+  return {
+    url: url.toString(),
+    drop: () => adminQuery(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch((e: unknown) => console.error('cleanup:', e)),
+  };
 }

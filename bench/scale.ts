@@ -9,17 +9,15 @@
 // with 10 fields runs beside the plain one, and at the end another indexed field is added while
 // creates go on, to see how long its build holds writes up.
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type autocannon from 'autocannon';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { openStore, type StoreConfig } from '../src/storage/db.js';
 import { encodeCursor } from '../src/domain/content/list-request.js';
-import { cleanEnv, freePort, REPO_ROOT, RssSampler, startChild, waitUntilReady, productArgs } from './processes.js';
+import { benchDatabase, cleanEnv, freePort, REPO_ROOT, RssSampler, startChild, waitUntilReady, productArgs } from './processes.js';
 import { CONNECTIONS, measure, WARMUP_SECONDS, type Measurement, type Scenario } from './scenarios.js';
 import { ACCOUNTS, PAGES_MAX, seedScale, type Seeded } from './scale-seed.js';
 import { machine, writeSection } from './report.js';
@@ -211,24 +209,8 @@ interface SizeRun {
 
 async function runSize(kind: StoreKind, items: number, duration: number, only: string[] | undefined, log: (line: string) => void): Promise<SizeRun> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'cms-scale-'));
-  const admin = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const database = `cms_scale_${randomBytes(4).toString('hex')}`;
-  const adminQuery = async (text: string) => {
-    const client = new pg.Client({ connectionString: admin });
-    await client.connect();
-    try {
-      await client.query(text);
-    } finally {
-      await client.end();
-    }
-  };
-  let url: string | undefined;
-  if (kind === 'postgres') {
-    await adminQuery(`CREATE DATABASE ${database}`);
-    const u = new URL(admin);
-    u.pathname = `/${database}`;
-    url = u.toString();
-  }
+  const pgDb = kind === 'postgres' ? await benchDatabase('cms_scale') : undefined;
+  const url = pgDb?.url;
   const store: StoreConfig = url ? { kind: 'postgres', url } : { kind: 'sqlite', file: path.join(dataDir, 'cms.sqlite') };
   const env = cleanEnv({ DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_LEVEL: 'warn', LIST_CACHE_ENTRIES: '0', ITEM_CACHE_MB: '0', ...(url ? { DATABASE_URL: url } : {}) });
   let server: ReturnType<typeof startChild> | undefined;
@@ -272,7 +254,7 @@ async function runSize(kind: StoreKind, items: number, duration: number, only: s
   } finally {
     sampler?.stop();
     await server?.stop();
-    if (kind === 'postgres') await adminQuery(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch((e: unknown) => console.error('cleanup:', e));
+    await pgDb?.drop();
     await fs.rm(dataDir, { recursive: true, force: true });
   }
 }

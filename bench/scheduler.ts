@@ -4,13 +4,11 @@
 // published_at (the time it was due). Reports p50, p99 and the worst per store; the contract asks
 // for every one within 1 s. Usage: tsx bench/scheduler.ts [--items N] [--stores sqlite,postgres] [--no-build]
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
-import { cleanEnv, freePort, httpsRequest, REPO_ROOT, startChild, waitUntilReady, productArgs } from './processes.js';
+import { benchDatabase, cleanEnv, freePort, httpsRequest, REPO_ROOT, startChild, waitUntilReady, productArgs } from './processes.js';
 import { createAccount } from './seed.js';
 
 const WINDOW_MS = 60_000;
@@ -36,24 +34,8 @@ const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length 
 
 async function runStore(kind: 'sqlite' | 'postgres', items: number): Promise<string> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'cms-scheduler-'));
-  const admin = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const database = `cms_sched_${randomBytes(4).toString('hex')}`;
-  const adminQuery = async (text: string) => {
-    const client = new pg.Client({ connectionString: admin });
-    await client.connect();
-    try {
-      await client.query(text);
-    } finally {
-      await client.end();
-    }
-  };
-  let url: string | undefined;
-  if (kind === 'postgres') {
-    await adminQuery(`CREATE DATABASE ${database}`);
-    const u = new URL(admin);
-    u.pathname = `/${database}`;
-    url = u.toString();
-  }
+  const pgDb = kind === 'postgres' ? await benchDatabase('cms_sched') : undefined;
+  const url = pgDb?.url;
   const env = cleanEnv({ DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...(url ? { DATABASE_URL: url } : {}) });
   let server: ReturnType<typeof startChild> | undefined;
   try {
@@ -97,7 +79,7 @@ async function runStore(kind: 'sqlite' | 'postgres', items: number): Promise<str
     return `${kind}: ${sorted.length} published; lateness p50 ${quantile(sorted, 0.5)} ms, p99 ${quantile(sorted, 0.99)} ms, max ${sorted.at(-1)} ms; ${within} of ${sorted.length} within 1 s (load ${os.loadavg()[0]!.toFixed(2)})`;
   } finally {
     await server?.stop();
-    if (kind === 'postgres') await adminQuery(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch((e: unknown) => console.error('cleanup:', e));
+    await pgDb?.drop();
     await fs.rm(dataDir, { recursive: true, force: true });
   }
 }

@@ -9,7 +9,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Migrator, sql } from 'kysely';
-import pg from 'pg';
 import { openStore, type Store, type StoreConfig } from '../src/storage/db.js';
 import { migrationProvider } from '../src/storage/migrations/index.js';
 import { EventLog } from '../src/domain/events/event-log.js';
@@ -20,6 +19,7 @@ import { SlugBackfill } from '../src/domain/publishing/slug-backfill.js';
 import { SlugStep } from '../src/domain/publishing/slugs.js';
 import { BackgroundTaskRepository } from '../src/storage/background-task-repository.js';
 import { ContentSlugRepository } from '../src/storage/content-slug-repository.js';
+import { benchDatabase } from './processes.js';
 import { ACCOUNTS, corpus, fill } from './scale-seed.js';
 import type { SeedAccount } from './seed.js';
 
@@ -55,24 +55,8 @@ const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length 
 async function main(): Promise<void> {
   const { store: kind, items } = options();
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'cms-backfill-'));
-  const admin = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const database = `cms_backfill_${randomBytes(4).toString('hex')}`;
-  const adminQuery = async (text: string) => {
-    const client = new pg.Client({ connectionString: admin });
-    await client.connect();
-    try {
-      await client.query(text);
-    } finally {
-      await client.end();
-    }
-  };
-  let config: StoreConfig = { kind: 'sqlite', file: path.join(dir, 'cms.sqlite') };
-  if (kind === 'postgres') {
-    await adminQuery(`CREATE DATABASE ${database}`);
-    const url = new URL(admin);
-    url.pathname = `/${database}`;
-    config = { kind: 'postgres', url: url.toString() };
-  }
+  const pgDb = kind === 'postgres' ? await benchDatabase('cms_backfill') : undefined;
+  const config: StoreConfig = pgDb ? { kind: 'postgres', url: pgDb.url } : { kind: 'sqlite', file: path.join(dir, 'cms.sqlite') };
   const store = openStore(config);
   try {
     const load = () => os.loadavg().map((n) => n.toFixed(2)).join(' ');
@@ -142,7 +126,7 @@ async function main(): Promise<void> {
     );
   } finally {
     await store.close();
-    if (kind === 'postgres') await adminQuery(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch((e: unknown) => console.error('cleanup:', e));
+    await pgDb?.drop();
     await fs.rm(dir, { recursive: true, force: true });
   }
 }
