@@ -50,6 +50,8 @@ function options() {
       stores: { type: 'string', default: 'sqlite,postgres' },
       sizes: { type: 'string', default: '10000,1000000' },
       'no-build': { type: 'boolean', default: false },
+      // A trial run (a few scenarios, small sizes) that must not replace the recorded table.
+      'no-doc': { type: 'boolean', default: false },
       // e.g. --only "search common" (comma-separated scenario names): a million-item run of one read.
       // The models are always PUT; "index build under writes" runs only when named.
       only: { type: 'string' },
@@ -63,7 +65,7 @@ function options() {
   const sizes = values.sizes.split(',').map(Number);
   if (sizes.some((n) => !Number.isInteger(n) || n < ACCOUNTS * 100)) throw new Error(`--sizes are whole numbers of items, at least ${ACCOUNTS * 100}`);
   const only = values.only?.split(',').map((name) => name.trim());
-  return { duration, stores, sizes, build: !values['no-build'], only };
+  return { duration, stores, sizes, build: !values['no-build'], doc: !values['no-doc'], only };
 }
 
 /** What the scenarios need from a seeded store. */
@@ -345,7 +347,7 @@ function report(runs: SizeRun[], duration: number, loadBefore: number): { text: 
 }
 
 async function main(): Promise<void> {
-  const { duration, stores, sizes, build, only } = options();
+  const { duration, stores, sizes, build, doc, only } = options();
   const started = Date.now();
   const loadBefore = os.loadavg()[0] ?? 0;
   if (build) {
@@ -361,13 +363,13 @@ async function main(): Promise<void> {
   }
   const { text, misses } = report(runs, duration, loadBefore);
   console.log(`\n${text}\n`);
-  writeSection('<!-- bench:scale:start -->', '<!-- bench:scale:end -->', text);
+  if (doc) writeSection('<!-- bench:scale:start -->', '<!-- bench:scale:end -->', text);
   const failed = runs.flatMap((r) => [
     ...r.results.filter((m) => m.failures > 0).map((m) => `${r.store} ${r.items} ${m.scenario.name}`),
     ...(r.build?.failures ? [`${r.store} ${r.items} ${BUILD_SCENARIO}`] : []),
   ]);
   if (failed.length) throw new Error(`scenarios with non-2xx responses or errors: ${failed.join(', ')}`);
-  console.log(`Wrote docs/benchmarks.md; ${misses.length ? `${misses.length} target(s) missed` : 'every target met'}; done in ${Math.round((Date.now() - started) / 1000)} s.`);
+  console.log(`${doc ? 'Wrote docs/benchmarks.md' : 'docs/benchmarks.md left as it was (--no-doc)'}; ${misses.length ? `${misses.length} target(s) missed` : 'every target met'}; done in ${Math.round((Date.now() - started) / 1000)} s.`);
 }
 
 main().catch((error: unknown) => {
