@@ -48,8 +48,6 @@ export const RELEVANCE_WINDOW = 1000;
 const OUTSIDE = -1;
 
 const LISTED = ['id', 'title', 'type', 'slug', 'status', 'author', 'created_at', 'updated_at', 'fields'] as const;
-/** What a list reads of each row: what it shows, and the keys a position is made of. */
-const READ = [...LISTED, 'published_at', 'publish_at', 'title_sort'] as const;
 
 export interface ListedRow {
   id: string;
@@ -80,7 +78,13 @@ export interface Counted {
 /** A search's total is counted up to here; beyond it, the total is given as this and marked inexact. */
 export const SEARCH_COUNT_CAP = 10_000;
 
-type Row = Omit<ListedRow, 'fields'> & { fields: unknown; published_at: string | null; publish_at: string | null; title_sort: string; relevance?: number };
+/**
+ * What a page's statements read of each matching item: its id and the values of the order's keys
+ * (a position is made of them), nothing more. The shown columns of the page's items are read after,
+ * by id: matches are ordered and cut to a page on these few columns, which an index can hold whole
+ * (a typed field's index does), where reading whole rows would fetch and sort every match's body.
+ */
+type Row = { id: string; relevance?: number } & Record<string, KeyValue | undefined>;
 
 const capped = (n: number): Counted => (n > SEARCH_COUNT_CAP ? { total: SEARCH_COUNT_CAP, exact: false } : { total: n, exact: true });
 /** Which items of an order led by a date an item may lack (published_at, publish_at) a query reads: those with it, or those without. */
@@ -119,10 +123,23 @@ export class ContentLists {
     const page = rows.slice(0, query.limit);
     const last = page[page.length - 1];
     return {
-      rows: page.map((row) => ({ ...Object.fromEntries(LISTED.map((column) => [column, row[column]])), fields: parseFields(row.fields) }) as ListedRow),
+      rows: await this.shown(db, page.map((row) => row.id)),
       next: rows.length > query.limit && last ? positionOf(last, query.order) : null,
       ...(floor !== undefined ? { floor } : {}),
     };
+  }
+
+  /**
+   * The shown columns of a page's items, in the page's order: a primary key lookup each (the ids
+   * come from the account's statements; naming the account here would let a planner walk its items
+   * instead). An item deleted since its id was read is left out (the page is one shorter; the next
+   * one still starts after the last id read).
+   */
+  private async shown(db: Db, ids: string[]): Promise<ListedRow[]> {
+    if (ids.length === 0) return [];
+    const read = await db.selectFrom('content').select(LISTED).where('id', 'in', ids).execute();
+    const byId = new Map(read.map((row) => [row.id, { ...row, fields: parseFields(row.fields) } as ListedRow]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
   /** The oldest of the newest RELEVANCE_WINDOW matches, or null when there are fewer. */
@@ -159,7 +176,7 @@ export class ContentLists {
       skip = Math.max(0, query.offset - Number(n));
     }
     let older = this.filtered(db, accountId, query.filter, query.search)
-      .select(READ)
+      .select(keyColumns(query.order))
       .select(sql.lit(OUTSIDE).as('relevance'))
       .where((eb) => eb.not(atOrAbove(eb, floor)));
     if (outside) older = older.where((eb) => keysetAfter(eb, [{ expr: sql.ref('content.created_at'), desc: true, nullable: false }], sql.ref('content.id'), { values: [after.values[1]!], id: after.id }));
@@ -233,7 +250,7 @@ export class ContentLists {
   }
 
   private select(db: Db, accountId: string, query: ListQuery, order: SortKey[], after: Position | undefined, limit: number, offset: number, segment?: Segment, floor?: Floor | null) {
-    let matched = this.filtered(db, accountId, query.filter, query.search).select(READ);
+    let matched = this.filtered(db, accountId, query.filter, query.search).select(keyColumns(query.order));
     if (floor) matched = matched.where((eb) => atOrAbove(eb, floor));
     for (const key of query.order) {
       if (isModelField(key.field)) matched = matched.select(fieldExpression(this.dialect, key.field.slice('fields.'.length)).as(sortColumn(key.field))) as typeof matched;
@@ -276,6 +293,13 @@ export class ContentLists {
   }
 }
 
+/** The columns of content a position in `order` is made of (a typed field's is selected as its expression; relevance is worked out). */
+function keyColumns(order: SortKey[]) {
+  const columns = new Set<string>(['id', 'created_at']);
+  for (const key of order) if (!isModelField(key.field) && key.field !== 'relevance') columns.add(SORT_COLUMN[key.field]);
+  return [...columns].map((column) => `content.${column}` as const) as `content.${'id' | 'created_at' | 'updated_at' | 'published_at' | 'publish_at' | 'title_sort'}`[];
+}
+
 const byRelevance = (query: ListQuery) => query.order.some((key) => key.field === 'relevance');
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- over content
@@ -289,7 +313,7 @@ function atOrAbove(eb: Eb, floor: Floor): Expression<SqlBool> {
 
 function positionOf(row: Row, order: SortKey[]): Position {
   return {
-    values: order.map((key) => (key.field === 'relevance' ? Number(row.relevance) : ((row as unknown as Record<string, KeyValue>)[sortColumn(key.field)] ?? null))),
+    values: order.map((key) => (key.field === 'relevance' ? Number(row.relevance) : (row[sortColumn(key.field)] ?? null))),
     id: row.id,
   };
 }
