@@ -6,7 +6,8 @@
 // any store size, so a search for one finds ~20 items per account whether there are 10k or 1M.
 // Every `manual` item has typed fields (manualFields); bench/scale.ts then gives the accounts the model.
 import { sql } from 'kysely';
-import { openStore, type Store } from '../src/storage/db.js';
+import { openStore, type Store, type Tx } from '../src/storage/db.js';
+import { titleSortKey } from '../src/storage/content-sort.js';
 import { ContentRepository, type NewContentRow } from '../src/storage/content-repository.js';
 import { RevisionRepository } from '../src/storage/revision-repository.js';
 import { newId } from '../src/domain/ids.js';
@@ -128,9 +129,26 @@ export async function seedScale(env: Record<string, string>, storeConfig: Parame
 }
 
 /** Writes `items` items over the accounts in batches (the rows, counts, search index and first revision), without slugs. */
-export async function fill(store: Store, accounts: SeedAccount[], texts: Corpus, items: number, log: (line: string) => void): Promise<void> {
+/**
+ * Writes the items and their first revisions. `beforeContentModel`: the store is at a migration
+ * older than 016 (no `fields` column, which the repositories always write), so the rows go in as
+ * that schema has them — the slug backfill bench seeds at 011.
+ */
+export async function fill(store: Store, accounts: SeedAccount[], texts: Corpus, items: number, log: (line: string) => void, beforeContentModel = false): Promise<void> {
   const content = new ContentRepository(store.dialect);
   const revisions = new RevisionRepository();
+  const write = async (tx: Tx, accountId: string, rows: NewContentRow[]) => {
+    const firsts = rows.map((r) => ({ content_id: r.id, version: 1, title: r.title, type: r.type, content: r.content, status: r.status, changed_by: r.author, created_at: r.created_at }));
+    if (!beforeContentModel) {
+      await content.insertMany(tx, accountId, rows);
+      await revisions.insert(tx, accountId, firsts);
+      return;
+    }
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema of migration 011, older than the typed one
+    const old = tx as any;
+    await old.insertInto('content').values(rows.map(({ fields: _fields, ...row }) => ({ ...row, account_id: accountId, title_sort: titleSortKey(row.title) }))).execute();
+    await old.insertInto('content_revisions').values(firsts.map((row) => ({ ...row, account_id: accountId }))).execute();
+  };
   const next = random(3);
   const rank = zipf(next, texts.vocabulary.length);
   const nextField = random(4);
@@ -172,11 +190,7 @@ export async function fill(store: Store, accounts: SeedAccount[], texts: Corpus,
           byAccount.set(i % ACCOUNTS, group);
         }
         await store.transaction(async (tx) => {
-          for (const [a, rows] of byAccount) {
-            const account = accounts[a]!;
-            await content.insertMany(tx, account.accountId, rows);
-            await revisions.insert(tx, account.accountId, rows.map((r) => ({ content_id: r.id, version: 1, title: r.title, type: r.type, content: r.content, status: r.status, changed_by: r.author, created_at: r.created_at })));
-          }
+          for (const [a, rows] of byAccount) await write(tx, accounts[a]!.accountId, rows);
         });
         written += BATCH;
         if (Date.now() - reported > 15_000) {

@@ -65,7 +65,7 @@ async function main(): Promise<void> {
     if (migrated.error) throw migrated.error;
     const owners = await accounts(store);
     const seedStarted = Date.now();
-    await fill(store, owners, corpus(items), items, (line) => console.log(line));
+    await fill(store, owners, corpus(items), items, (line) => console.log(line), true);
     if (kind === 'postgres') await sql`VACUUM ANALYZE`.execute(store.db);
     else await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(store.db);
     console.log(`  seeded in ${((Date.now() - seedStarted) / 1000).toFixed(0)} s`);
