@@ -111,7 +111,9 @@ export class ContentLists {
     const want = query.limit + 1;
     let floor: Floor | null | undefined;
     let rows: Row[];
-    if (query.search && byRelevance(query)) {
+    if (query.search && byRelevance(query) && query.floor === undefined && query.after === undefined) {
+      ({ rows, floor } = await this.firstByRelevance(db, accountId, query, query.search, want));
+    } else if (query.search && byRelevance(query)) {
       floor = query.floor !== undefined ? query.floor : await this.floorOf(db, accountId, query);
       rows = await this.byRelevance(db, accountId, query, floor, want);
     } else {
@@ -155,6 +157,45 @@ export class ContentLists {
   }
 
   /**
+   * The first page of a search by relevance (no cursor yet), in one pass over the matches: the
+   * newest RELEVANCE_WINDOW + 1 of them with their tier (ids and keys only), which gives the floor
+   * (the window's oldest) and the window itself, ranked here by tier, then newest first, then id —
+   * the order the cursor's pages continue in SQL. A page past the window continues among the older
+   * matches, newest first.
+   */
+  private async firstByRelevance(db: Db, accountId: string, query: ListQuery, search: SearchQuery, want: number): Promise<{ rows: Row[]; floor: Floor | null }> {
+    const newest = (await this.filtered(db, accountId, query.filter, search)
+      .select(['content.id', 'content.created_at'])
+      .select(search.inTitle.as('relevance'))
+      .orderBy('content.created_at', 'desc')
+      .orderBy('content.id', 'desc')
+      .limit(RELEVANCE_WINDOW + 1)
+      .execute()) as Row[];
+    const edge = newest.length > RELEVANCE_WINDOW ? newest[RELEVANCE_WINDOW - 1]! : undefined;
+    const floor = edge ? { created_at: String(edge.created_at), id: edge.id } : null;
+    const ranked = newest
+      .slice(0, RELEVANCE_WINDOW)
+      .map((row) => ({ id: row.id, created_at: String(row.created_at), relevance: Number(row.relevance) }))
+      .sort((a, b) => b.relevance - a.relevance || descending(a.created_at, b.created_at) || descending(a.id, b.id));
+    const rows = ranked.slice(query.offset, query.offset + want);
+    if (rows.length >= want || floor === null) return { rows, floor };
+    const older = await this.older(db, accountId, query, floor, undefined, want - rows.length, Math.max(0, query.offset - ranked.length));
+    return { rows: [...rows, ...older], floor };
+  }
+
+  /** The matches below the floor, newest first (relevance OUTSIDE), after `after` (a cursor's position among them). */
+  private async older(db: Db, accountId: string, query: ListQuery, floor: Floor, after: Position | undefined, limit: number, skip: number): Promise<Row[]> {
+    let older = this.filtered(db, accountId, query.filter, query.search)
+      .select(keyColumns(query.order))
+      .select(sql.lit(OUTSIDE).as('relevance'))
+      .where((eb) => eb.not(atOrAbove(eb, floor)));
+    if (after) older = older.where((eb) => keysetAfter(eb, [{ expr: sql.ref('content.created_at'), desc: true, nullable: false }], sql.ref('content.id'), { values: [after.values[1]!], id: after.id }));
+    older = older.orderBy('content.created_at', 'desc').orderBy('content.id', 'desc').limit(limit);
+    if (skip > 0) older = older.offset(skip);
+    return (await older.execute()) as Row[];
+  }
+
+  /**
    * A search by relevance: the matches at or above the floor by tier (a title match first), then
    * newest first; then the older matches, newest first. Only the window's rows (about
    * RELEVANCE_WINDOW) are ranked, each part an index walk: a word in 10 % of a million items costs
@@ -175,14 +216,7 @@ export class ContentLists {
         .executeTakeFirstOrThrow();
       skip = Math.max(0, query.offset - Number(n));
     }
-    let older = this.filtered(db, accountId, query.filter, query.search)
-      .select(keyColumns(query.order))
-      .select(sql.lit(OUTSIDE).as('relevance'))
-      .where((eb) => eb.not(atOrAbove(eb, floor)));
-    if (outside) older = older.where((eb) => keysetAfter(eb, [{ expr: sql.ref('content.created_at'), desc: true, nullable: false }], sql.ref('content.id'), { values: [after.values[1]!], id: after.id }));
-    older = older.orderBy('content.created_at', 'desc').orderBy('content.id', 'desc').limit(want - ranked.length);
-    if (skip > 0) older = older.offset(skip);
-    return [...ranked, ...((await older.execute()) as Row[])];
+    return [...ranked, ...(await this.older(db, accountId, query, floor, outside ? after : undefined, want - ranked.length, skip))];
   }
 
   /** The number of items a list shows in all; a search's is counted only up to SEARCH_COUNT_CAP. */
@@ -194,6 +228,7 @@ export class ContentLists {
       const { n } = await this.filtered(db, accountId, filter, search).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       return { total: Number(n), exact: true };
     }
+    if (search && filter.type === undefined && filter.status === undefined) return capped(await search.count(db, SEARCH_COUNT_CAP + 1));
     if (search) {
       const matched = this.filtered(db, accountId, filter, search).select(sql.lit(1).as('one')).limit(SEARCH_COUNT_CAP + 1);
       const { n } = await db.selectFrom(matched.as('matched')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
@@ -299,6 +334,9 @@ function keyColumns(order: SortKey[]) {
   for (const key of order) if (!isModelField(key.field) && key.field !== 'relevance') columns.add(SORT_COLUMN[key.field]);
   return [...columns].map((column) => `content.${column}` as const) as `content.${'id' | 'created_at' | 'updated_at' | 'published_at' | 'publish_at' | 'title_sort'}`[];
 }
+
+/** For a descending sort: negative when `a` comes first (the greater), as SQL compares text byte by byte (ids and timestamps are ASCII). */
+const descending = (a: string, b: string) => (a > b ? -1 : a < b ? 1 : 0);
 
 const byRelevance = (query: ListQuery) => query.order.some((key) => key.field === 'relevance');
 

@@ -22,6 +22,8 @@ export interface SearchQuery {
   matches: RawBuilder<SqlBool>;
   /** The relevance tier of a matching item: 1 when its title alone matches every word, else 0. */
   inTitle: RawBuilder<number>;
+  /** How many of the account's items match, counted up to `cap` (a search with no other filter). */
+  count(db: Db, cap: number): Promise<number>;
 }
 
 export interface ContentSearch {
