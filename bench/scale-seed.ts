@@ -128,9 +128,9 @@ export async function seedScale(env: Record<string, string>, storeConfig: Parame
   return { accounts, corpus: texts, seconds: (Date.now() - started) / 1000 };
 }
 
-/** Writes `items` items over the accounts in batches (the rows, counts, search index and first revision), without slugs. */
 /**
- * Writes the items and their first revisions. `beforeContentModel`: the store is at a migration
+ * Writes `items` items over the accounts in batches (the rows, counts, search index and first
+ * revision), without slugs. `beforeContentModel`: the store is at a migration
  * older than 016 (no `fields` column, which the repositories always write), so the rows go in as
  * that schema has them — the slug backfill bench seeds at 011.
  */
