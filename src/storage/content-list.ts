@@ -67,6 +67,8 @@ export interface ListPage {
   next: Position | null;
   /** A search by relevance: the floor its pages rank above (ListQuery.floor), for the cursor. */
   floor?: Floor | null;
+  /** The first page of a search by relevance: how many matches its window statement read (all of them when `floor` is null). */
+  matched?: number;
 }
 
 export interface Counted {
@@ -103,6 +105,13 @@ export class ContentLists {
 
   /** A page and the list's total. */
   async list(db: Db, accountId: string, query: ListQuery): Promise<ListPage & Counted> {
+    if (firstByRelevance(query)) {
+      // The first page of a search by relevance reads its newest matches up to the window's size
+      // plus one: when there are no more, it has counted them all.
+      const page = await this.page(db, accountId, query);
+      const counted = page.floor === null && page.matched !== undefined ? { total: page.matched, exact: true } : await this.total(db, accountId, query.filter, query.search);
+      return { ...page, ...counted };
+    }
     const [page, counted] = await Promise.all([this.page(db, accountId, query), this.total(db, accountId, query.filter, query.search)]);
     return { ...page, ...counted };
   }
@@ -111,8 +120,9 @@ export class ContentLists {
     const want = query.limit + 1;
     let floor: Floor | null | undefined;
     let rows: Row[];
-    if (query.search && byRelevance(query) && query.floor === undefined && query.after === undefined) {
-      ({ rows, floor } = await this.firstByRelevance(db, accountId, query, query.search, want));
+    let matched: number | undefined;
+    if (query.search && firstByRelevance(query)) {
+      ({ rows, floor, matched } = await this.firstByRelevance(db, accountId, query, query.search, want));
     } else if (query.search && byRelevance(query)) {
       floor = query.floor !== undefined ? query.floor : await this.floorOf(db, accountId, query);
       rows = await this.byRelevance(db, accountId, query, floor, want);
@@ -128,6 +138,7 @@ export class ContentLists {
       rows: await this.shown(db, page.map((row) => row.id)),
       next: rows.length > query.limit && last ? positionOf(last, query.order) : null,
       ...(floor !== undefined ? { floor } : {}),
+      ...(matched !== undefined ? { matched } : {}),
     };
   }
 
@@ -163,7 +174,7 @@ export class ContentLists {
    * the order the cursor's pages continue in SQL. A page past the window continues among the older
    * matches, newest first.
    */
-  private async firstByRelevance(db: Db, accountId: string, query: ListQuery, search: SearchQuery, want: number): Promise<{ rows: Row[]; floor: Floor | null }> {
+  private async firstByRelevance(db: Db, accountId: string, query: ListQuery, search: SearchQuery, want: number): Promise<{ rows: Row[]; floor: Floor | null; matched: number }> {
     const newest = (await this.filtered(db, accountId, query.filter, search)
       .select(['content.id', 'content.created_at'])
       .select(search.inTitle.as('relevance'))
@@ -178,9 +189,9 @@ export class ContentLists {
       .map((row) => ({ id: row.id, created_at: String(row.created_at), relevance: Number(row.relevance) }))
       .sort((a, b) => b.relevance - a.relevance || descending(a.created_at, b.created_at) || descending(a.id, b.id));
     const rows = ranked.slice(query.offset, query.offset + want);
-    if (rows.length >= want || floor === null) return { rows, floor };
+    if (rows.length >= want || floor === null) return { rows, floor, matched: newest.length };
     const older = await this.older(db, accountId, query, floor, undefined, want - rows.length, Math.max(0, query.offset - ranked.length));
-    return { rows: [...rows, ...older], floor };
+    return { rows: [...rows, ...older], floor, matched: newest.length };
   }
 
   /** The matches below the floor, newest first (relevance OUTSIDE), after `after` (a cursor's position among them). */
@@ -337,6 +348,9 @@ function keyColumns(order: SortKey[]) {
 
 /** For a descending sort: negative when `a` comes first (the greater), as SQL compares text byte by byte (ids and timestamps are ASCII). */
 const descending = (a: string, b: string) => (a > b ? -1 : a < b ? 1 : 0);
+
+/** The first page of a search by relevance: no cursor (and so no floor) yet. */
+const firstByRelevance = (query: ListQuery): boolean => query.search !== undefined && byRelevance(query) && query.floor === undefined && query.after === undefined;
 
 const byRelevance = (query: ListQuery) => query.order.some((key) => key.field === 'relevance');
 
