@@ -322,6 +322,15 @@ export class ContentLists {
     }
     const keys = order.map((key, i) => this.resolve(key, table, segment, i === 0 && order === query.order));
     const id = sql.ref(`${table}.id`);
+    if (segment === 'undated' && order.length === 0 && isModelField(query.order[0]!.field) && this.dialect === 'postgres') {
+      // Items lacking a typed field, by id alone: ordering by the field (NULL in every row here)
+      // first changes nothing, but matches its index (account, field, id), so PostgreSQL walks
+      // that index's NULLs by id. Otherwise, knowing from the field's statistics that most items
+      // lack it, it walks every id of the table hoping to meet the account's soon — which for an
+      // account with no such item reads them all. (SQLite takes the index for `IS NULL` as an
+      // equality and reads ids in order from it already; the extra key would make it sort.)
+      rows = rows.orderBy(this.resolve(query.order[0]!, table, segment, false).expr, 'desc');
+    }
     if (after) rows = rows.where((eb) => keysetAfter(eb, keys, id, after));
     for (const [expr, direction] of orderItems(keys, id)) rows = rows.orderBy(expr, direction);
     rows = rows.limit(limit);
