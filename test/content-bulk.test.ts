@@ -10,8 +10,7 @@ import { Receiver } from './helpers/receiver.js';
 import { startServer, type TestAccount, type TestServer } from './helpers/server.js';
 import { testStores } from './helpers/stores.js';
 import { addEndpoint, waitForDeliveries } from './helpers/webhooks.js';
-
-const CHUNK = 200;
+import { CHUNK as CHUNKS } from '../src/domain/jobs/bulk-jobs.js';
 
 function manualClock() {
   let now = Date.now();
@@ -19,6 +18,7 @@ function manualClock() {
 }
 
 for (const store of testStores()) {
+  const CHUNK = CHUNKS[store];
   describe(`bulk jobs (${store})`, () => {
     const time = manualClock();
     let server: TestServer;

@@ -26,8 +26,13 @@ import type { Capacity, OutboxQueue, Wake } from '../outbox.js';
 import { pageOf, pageWindow, type PageResult } from '../schemas/common.js';
 import type { BulkBody, Job, JobAction, JobError, JobFilter, JobListQuery, JobState } from '../schemas/jobs.js';
 
-/** Items per chunk: one transaction each. */
-export const CHUNK = 200;
+/**
+ * Items per chunk, one transaction each. On SQLite the one writer runs on the event loop: a chunk
+ * holds every request of its process for its whole transaction, so it is kept to about 10 ms
+ * there (200 items held readers ~80 ms: their p99 was 4.2× the quiet one; docs/bulk.md).
+ * PostgreSQL writes beside the event loop.
+ */
+export const CHUNK = { sqlite: 25, postgres: 200 } as const;
 /** The shortest pause between two chunks of a job. */
 const MIN_PAUSE_MS = 20;
 const MAX_ERRORS = 100;
@@ -234,7 +239,7 @@ export class BulkJobs implements OutboxQueue<JobClaim, ChunkResult> {
     // Read outside the transaction (the list's own query); each item is read again by its write.
     const page = await this.store.run(async (db) => {
       const search = request.words && (await this.content.prepareSearch(db, accountId, request.words));
-      return this.content.page(db, accountId, { filter: request.filter, search, order: ORDER, after, limit: CHUNK, offset: 0 });
+      return this.content.page(db, accountId, { filter: request.filter, search, order: ORDER, after, limit: CHUNK[this.store.dialect], offset: 0 });
     });
     const started = performance.now();
     return this.events.change(accountId, async (tx, emit): Promise<ChunkResult> => {
