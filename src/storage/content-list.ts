@@ -207,10 +207,10 @@ export class ContentLists {
   }
 
   /**
-   * A search by relevance: the matches at or above the floor by tier (a title match first), then
-   * newest first; then the older matches, newest first. Only the window's rows (about
-   * RELEVANCE_WINDOW) are ranked, each part an index walk: a word in 10 % of a million items costs
-   * what a thousand of them cost, not what all of them do.
+   * A page by cursor of a search by relevance: the matches at or above the cursor's floor by tier
+   * (a title match first), then newest first; then the older matches, newest first. Only the
+   * window's matches (about RELEVANCE_WINDOW) are ranked; finding them still visits every match
+   * once (neither FTS5 nor GIN hands out matches in date order).
    */
   private async byRelevance(db: Db, accountId: string, query: ListQuery, floor: Floor | null, want: number): Promise<Row[]> {
     const after = query.after;
