@@ -239,7 +239,7 @@ export class ContentLists {
       const { n } = await this.filtered(db, accountId, filter, search).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       return { total: Number(n), exact: true };
     }
-    if (search && filter.type === undefined && filter.status === undefined) return capped(await search.count(db, SEARCH_COUNT_CAP + 1));
+    if (search?.count && filter.type === undefined && filter.status === undefined) return capped(await search.count(db, SEARCH_COUNT_CAP + 1));
     if (search) {
       const matched = this.filtered(db, accountId, filter, search).select(sql.lit(1).as('one')).limit(SEARCH_COUNT_CAP + 1);
       const { n } = await db.selectFrom(matched.as('matched')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();

@@ -22,8 +22,12 @@ export interface SearchQuery {
   matches: RawBuilder<SqlBool>;
   /** The relevance tier of a matching item: 1 when its title alone matches every word, else 0. */
   inTitle: RawBuilder<number>;
-  /** How many of the account's items match, counted up to `cap` (a search with no other filter). */
-  count(db: Db, cap: number): Promise<number>;
+  /**
+   * How many of the account's items match, counted up to `cap`, without reading any item (for a
+   * search with no other filter), where the store's search index can: SQLite's FTS5. Otherwise the
+   * list counts its own statement's matches.
+   */
+  count?(db: Db, cap: number): Promise<number>;
 }
 
 export interface ContentSearch {

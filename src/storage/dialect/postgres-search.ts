@@ -10,14 +10,9 @@ export const postgresSearch: ContentSearch = {
   async prepare(db, accountId, words) {
     const { rows } = await sql<{ query: string }>`SELECT cms_search_query(${[...words]}::text[])::text AS query`.execute(db);
     const query = rows[0]!.query;
-    // The index holds both: one lookup finds the account's matching items.
-    const matches = sql<SqlBool>`content.account_id = ${accountId} AND content.search @@ ${query}::tsquery`;
     return {
-      matches,
-      count: async (db, cap) => {
-        const counted = await sql<{ n: string }>`SELECT count(*) AS n FROM (SELECT 1 FROM content WHERE ${matches} LIMIT ${cap}) matched`.execute(db);
-        return Number(counted.rows[0]!.n);
-      },
+      // The index holds both: one lookup finds the account's matching items.
+      matches: sql<SqlBool>`content.account_id = ${accountId} AND content.search @@ ${query}::tsquery`,
       inTitle: sql<number>`(ts_filter(content.search, '{a}') @@ ${query}::tsquery)::int`,
     };
   },
