@@ -9,9 +9,9 @@
 // indexer rebuilds it. On PostgreSQL each such field also gets an expression statistics object,
 // `cfs_<type>_<name>` (PostgreSQL keeps no statistics for a partial index's expression): without
 // it the planner guesses a third of the items match a range and walks the account's newest items
-// testing each, which for a rare value reads the whole account. On PostgreSQL each is built with CREATE INDEX CONCURRENTLY,
-// outside any transaction, so writes go on while it is built; on SQLite an index build holds the
-// write lock for its duration (docs/content-model.md: how long, and why that is accepted).
+// testing each, which for a rare value reads the whole account. On PostgreSQL each index is built
+// with CREATE INDEX CONCURRENTLY, outside any transaction, so writes go on while it is built; on
+// SQLite an index build holds the write lock for its duration (docs/content-model.md: how long, and why that is accepted).
 import { sql } from 'kysely';
 import type { Db } from './db.js';
 import type { Dialect } from './schema.js';

@@ -58,6 +58,6 @@ export class FieldIndexer {
       if (present.has(name)) continue;
       await (sqlite ? this.store.transaction((tx) => this.indexes.create(tx, index)) : this.store.run((db) => this.indexes.create(db, index)));
     }
-    if (!sqlite) await this.store.run((db) => this.indexes.ensureStatistics(db, [...wanted.values()]));
+    await this.store.run((db) => this.indexes.ensureStatistics(db, [...wanted.values()]));
   }
 }
