@@ -45,6 +45,13 @@ export class Client {
       headers['content-type'] ??= 'application/json';
     }
     if (payload !== undefined) headers['content-length'] = String(Buffer.byteLength(payload));
+    return this.send(method, path, headers, payload, true);
+  }
+
+  // A kept-alive socket the server closes for idleness (5 s with TLS) just as a request is written
+  // on it resets; the server read nothing, so the request is sent once more on a new socket, as
+  // Node's documentation advises (`request.reusedSocket`).
+  private send(method: string, path: string, headers: Record<string, string>, payload: string | Buffer | undefined, retry: boolean): Promise<Response> {
     return new Promise((resolve, reject) => {
       const req = this.transport.request(new URL(path, this.baseUrl), { method, headers, agent: this.agent }, (res) => {
         const chunks: Buffer[] = [];
@@ -60,7 +67,10 @@ export class Client {
           resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body });
         });
       });
-      req.on('error', reject);
+      req.on('error', (err: NodeJS.ErrnoException) => {
+        if (retry && req.reusedSocket && err.code === 'ECONNRESET') resolve(this.send(method, path, headers, payload, false));
+        else reject(err);
+      });
       req.end(payload);
     });
   }
