@@ -18,7 +18,7 @@ const STEPS: string[][] = [
   ['bench/realtime.ts', '--tls', 'off', '--no-build'],
   ['bench/scale.ts', '--no-build'],
   ['bench/bulk.ts'],
-  ['bench/import.ts'],
+  ['bench/import.ts', '--no-build'],
   ['bench/media.ts'],
 ];
 

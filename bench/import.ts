@@ -1,22 +1,26 @@
-// `cms content import` before and after batches (issue 26): N Markdown files (default 10,000; the
-// shared dev machine runs --files 1000) imported into a fresh account of an in-process server on
-// SQLite, once one request per file (the importer as it was: 8 creates in flight, each under its
-// own Idempotency-Key, each file rewritten) and once as today (batches of 100). Prints files/s for
-// both and the ratio, then checks both stores hold the same items. RATE_LIMITS=off: the one-by-one
-// run would use a pro plan's hour. Usage: tsx bench/import.ts [--files N]
+// `cms content import` before and after batches (issue 26): N Markdown files (default 10,000)
+// imported into a fresh account of the product server, started as `npm start` starts it (its own
+// process, dist/main.js, SQLite, WORKERS=1, RATE_LIMITS=off: the one-by-one run would use a pro
+// plan's hour). Once one request per file, from this process (the importer as it was: 8 creates in
+// flight, each under its own Idempotency-Key, each file rewritten), and once as today: the real
+// `cms content import --dir` as a child process (batches of 100, three in flight). Importer and
+// server each have a process, as when a person runs them. Prints files/s for both and the ratio,
+// then checks both accounts hold every file's item. The server's CPU time per file says where the
+// ceiling is: the batched import runs as fast as the server's one thread can create items.
+// Usage: tsx bench/import.ts [--files N] [--no-build]
+import { execFile, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseArgs, promisify } from 'node:util';
 import { Agent, setGlobalDispatcher } from 'undici';
 import { createCmsClient, type CmsClient } from '@cms-service/client';
-import { createApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
 import { formatContentFile, markdownFiles, parseContentFile, writeAtomically } from '../src/cli/content-files.js';
-import { importContent } from '../src/cli/content-sync.js';
+import { cleanEnv, cpuTimeMs, freePort, productArgs, REPO_ROOT, startChild, waitUntilReady } from './processes.js';
+import { createAccount } from './seed.js';
 
-const { values } = parseArgs({ options: { files: { type: 'string', default: '10000' } }, strict: true });
+const { values } = parseArgs({ options: { files: { type: 'string', default: '10000' }, 'no-build': { type: 'boolean', default: false } }, strict: true });
 const FILES = Number(values.files);
 if (!Number.isInteger(FILES) || FILES < 1) throw new Error('--files must be a whole number (1 or more)');
 
@@ -51,32 +55,44 @@ async function oneByOne(cms: CmsClient, dir: string): Promise<number> {
   return created;
 }
 
+/** Today's importer: `cms content import --dir DIR`, the built CLI in a process of its own. */
+async function cliImport(env: Record<string, string>, dir: string): Promise<number> {
+  const { stdout } = await promisify(execFile)(process.execPath, ['dist/cli/main.js', 'content', 'import', '--dir', dir], { cwd: REPO_ROOT, env, maxBuffer: 64 * 1024 * 1024 });
+  return (JSON.parse(stdout) as { created: number }).created;
+}
+
+if (!values['no-build']) {
+  console.log('Building (npm run build)...');
+  execFileSync('npm', ['run', 'build', '--silent'], { cwd: REPO_ROOT, stdio: 'inherit' });
+}
 const root = await fs.mkdtemp(path.join(os.tmpdir(), 'cms-import-bench-'));
-const app = await createApp(loadConfig({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: path.join(root, 'data'), LOG_LEVEL: 'warn', RATE_LIMITS: 'off' }));
+const dataDir = path.join(root, 'data');
+const env = cleanEnv({ HOST: '127.0.0.1', PORT: String(await freePort()), DATA_DIR: dataDir, LOG_LEVEL: 'warn', RATE_LIMITS: 'off', WORKERS: '1' });
+const server = startChild('product server', productArgs(), env);
 try {
-  const { address } = await app.listen();
-  setGlobalDispatcher(new Agent({ connect: { ca: await fs.readFile(path.join(root, 'data', 'tls-cert.pem'), 'utf8') } }));
-  const baseUrl = `https://127.0.0.1:${address.port}`;
+  const baseUrl = `https://127.0.0.1:${env.PORT}`;
+  await waitUntilReady(server, `${baseUrl}/healthz`, 60_000);
+  const caFile = path.join(dataDir, 'tls-cert.pem');
+  setGlobalDispatcher(new Agent({ connect: { ca: await fs.readFile(caFile, 'utf8') } }));
   const figures: Record<string, number> = {};
-  for (const [label, run] of [
-    ['one request per file', oneByOne],
-    ['batches of 100', async (cms: CmsClient, dir: string) => (await importContent(cms, dir)).created],
-  ] as const) {
-    const account = await app.accounts.createAccount({ email: `${label.replace(/\W/g, '')}@example.com`, plan: 'enterprise' });
-    const cms = createCmsClient({ baseUrl, token: account.api_key });
+  for (const label of ['one request per file', 'batches of 100'] as const) {
+    const account = await createAccount(env, `${label.replace(/\W/g, '')}@example.com`);
+    const cms = createCmsClient({ baseUrl, token: account.key });
     const dir = path.join(root, label.replace(/\W/g, '-'));
     await writeFiles(dir);
     const started = performance.now();
-    const created = await run(cms, dir);
+    const cpuBefore = cpuTimeMs(server.pid);
+    const created = label === 'one request per file' ? await oneByOne(cms, dir) : await cliImport({ PATH: env.PATH!, CMS_URL: baseUrl, CMS_API_KEY: account.key, NODE_EXTRA_CA_CERTS: caFile }, dir);
     const seconds = (performance.now() - started) / 1000;
+    const serverCpu = (cpuTimeMs(server.pid) - cpuBefore) / 1000;
     if (created !== FILES) throw new Error(`${label}: ${created} of ${FILES} created`);
     const total = (await cms.content.list({ limit: 1 })).pagination.total;
     if (total !== FILES) throw new Error(`${label}: the account holds ${total} items, not ${FILES}`);
     figures[label] = FILES / seconds;
-    console.log(`${label}: ${FILES} files in ${seconds.toFixed(1)} s = ${(FILES / seconds).toFixed(0)} files/s`);
+    console.log(`${label}: ${FILES} files in ${seconds.toFixed(1)} s = ${(FILES / seconds).toFixed(0)} files/s; the server's CPU ${serverCpu.toFixed(1)} s (${((1000 * serverCpu) / FILES).toFixed(2)} ms a file, ${((100 * serverCpu) / seconds).toFixed(0)} % of one core)`);
   }
   console.log(`ratio: ${(figures['batches of 100']! / figures['one request per file']!).toFixed(1)}×`);
 } finally {
-  await app.shutdown();
+  await server.stop();
   await fs.rm(root, { recursive: true, force: true });
 }
