@@ -112,25 +112,53 @@ export class ContentLists {
       const counted = page.floor === null && page.matched !== undefined ? { total: page.matched, exact: true } : await this.total(db, accountId, query.filter, query.search);
       return { ...page, ...counted };
     }
+    if (this.countedWithPage(query)) {
+      const page = await this.page(db, accountId, query, true);
+      // No row, past an offset: the statement counted nothing, so the list is counted alone.
+      const counted = page.counted ?? (query.offset === 0 ? { total: 0, exact: true } : await this.total(db, accountId, query.filter, query.search));
+      return { rows: page.rows, next: page.next, ...counted };
+    }
     const [page, counted] = await Promise.all([this.page(db, accountId, query), this.total(db, accountId, query.filter, query.search)]);
     return { ...page, ...counted };
   }
 
-  async page(db: Db, accountId: string, query: ListQuery): Promise<ListPage> {
+  /**
+   * PostgreSQL, a typed field filtered on and the list not ordered by a typed field, first page:
+   * the page's statement counts the matches too (`count(*) OVER ()`). Its expression index cannot
+   * answer the count alone (no index-only scan on an expression), so a separate count would read
+   * every match's row a second time, while the page reads them all already to order them by
+   * date. A cursor's page reads only the matches after it, so it is counted apart; so is an order
+   * by the field, whose page walks its index and stops after a page.
+   */
+  private countedWithPage(query: ListQuery): boolean {
+    return (
+      this.dialect === 'postgres' &&
+      !!query.filter.fields?.length &&
+      !query.search &&
+      query.after === undefined &&
+      !query.order.some((key) => isModelField(key.field) || isNullable(key.field))
+    );
+  }
+
+  async page(db: Db, accountId: string, query: ListQuery, counting = false): Promise<ListPage & { counted?: Counted }> {
     const want = query.limit + 1;
     let floor: Floor | null | undefined;
     let rows: Row[];
     let matched: number | undefined;
+    let counted: Counted | undefined;
     if (query.search && firstByRelevance(query)) {
       ({ rows, floor, matched } = await this.firstByRelevance(db, accountId, query, query.search, want));
     } else if (query.search && byRelevance(query)) {
       floor = query.floor !== undefined ? query.floor : await this.floorOf(db, accountId, query);
       rows = await this.byRelevance(db, accountId, query, floor, want);
     } else {
-      rows =
-        query.order[0] && isNullable(query.order[0].field)
-          ? await this.datedFirst(db, accountId, query, want)
-          : await this.select(db, accountId, query, query.order, query.after, want, query.offset).execute();
+      if (query.order[0] && isNullable(query.order[0].field)) rows = await this.datedFirst(db, accountId, query, want);
+      else {
+        let select = this.select(db, accountId, query, query.order, query.after, want, query.offset);
+        if (counting) select = select.select(sql<string>`count(*) OVER ()`.as('matches'));
+        rows = await select.execute();
+        if (counting && rows[0]) counted = { total: Number(rows[0].matches), exact: true };
+      }
     }
     const page = rows.slice(0, query.limit);
     const last = page[page.length - 1];
@@ -139,6 +167,7 @@ export class ContentLists {
       next: rows.length > query.limit && last ? positionOf(last, query.order) : null,
       ...(floor !== undefined ? { floor } : {}),
       ...(matched !== undefined ? { matched } : {}),
+      ...(counted ? { counted } : {}),
     };
   }
 
