@@ -45,12 +45,13 @@ export class Client {
       headers['content-type'] ??= 'application/json';
     }
     if (payload !== undefined) headers['content-length'] = String(Buffer.byteLength(payload));
-    return this.send(method, path, headers, payload, true);
+    return this.send(method, path, headers, payload, method === 'GET' || method === 'HEAD');
   }
 
   // A kept-alive socket the server closes for idleness (5 s with TLS) just as a request is written
-  // on it resets; the server read nothing, so the request is sent once more on a new socket, as
-  // Node's documentation advises (`request.reusedSocket`).
+  // on it resets. A GET or HEAD that meets that is sent once more on a new socket, as Node's
+  // documentation advises (`request.reusedSocket`) and as undici does for safe methods; any other
+  // request fails as it did (the server may have applied it before the connection broke).
   private send(method: string, path: string, headers: Record<string, string>, payload: string | Buffer | undefined, retry: boolean): Promise<Response> {
     return new Promise((resolve, reject) => {
       const req = this.transport.request(new URL(path, this.baseUrl), { method, headers, agent: this.agent }, (res) => {
