@@ -3,6 +3,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db, Tx } from './db.js';
 import type { MediaTable } from './schema.js';
+import { olderThan } from './newest-first.js';
 
 export type MediaRow = Omit<Selectable<MediaTable>, 'size'> & { size: number };
 
@@ -50,10 +51,7 @@ export class MediaRepository {
     }
     const total = await query.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
     let page = query.selectAll();
-    if (filter.after) {
-      const { created_at, id } = filter.after;
-      page = page.where((eb) => eb.or([eb('created_at', '<', created_at), eb.and([eb('created_at', '=', created_at), eb('id', '<', id)])]));
-    }
+    if (filter.after) page = page.where((eb) => olderThan(eb, filter.after!));
     const rows = await page.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).offset(filter.offset).execute();
     return { rows: rows.map(toRow), total: Number(total.n) };
   }

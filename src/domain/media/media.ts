@@ -10,6 +10,7 @@ import { requireScope, type Principal } from '../auth/permissions.js';
 import { DomainError, forbidden, invalid, notFound, type FieldError } from '../errors.js';
 import type { EventLog } from '../events/event-log.js';
 import { newId, type Clock } from '../ids.js';
+import { continuation, encodeCursor } from '../keyset-cursor.js';
 import type { MediaListQuery, MediaPage, MediaRecord, MediaUpdate } from '../schemas/media.js';
 import { MAX_LIMIT } from '../schemas/common.js';
 import { detectType, isRaster, kindOf, MAX_PIXELS, rasterDimensions, svgDimensions, type Dimensions } from './file-kind.js';
@@ -144,27 +145,15 @@ export class MediaService {
   async list(principal: Principal, query: MediaListQuery): Promise<MediaPage> {
     requireScope(principal, 'content:read');
     const limit = Math.min(query.limit ?? 10, MAX_LIMIT);
-    let after: { created_at: string; id: string } | undefined;
-    if (query.cursor !== undefined) {
-      const cursor = decodeCursor(query.cursor, principal.accountId);
-      const errors: FieldError[] = [];
-      if (query.offset !== undefined) errors.push({ field: 'offset', code: 'invalid_value', message: 'Send cursor or offset, not both.' });
-      if (!cursor) errors.push({ field: 'cursor', code: 'invalid_value', message: 'The cursor is malformed.' });
-      else if ((query.q !== undefined && query.q !== cursor.q) || (query.type !== undefined && query.type !== cursor.type)) {
-        errors.push({ field: 'cursor', code: 'invalid_value', message: 'The cursor was made with other filters.' });
-      }
-      if (errors.length) throw new DomainError('invalid_parameter', 'Some query parameters are invalid; see errors.', errors);
-      query = { ...query, q: cursor!.q, type: cursor!.type as MediaListQuery['type'] };
-      after = { created_at: cursor!.c, id: cursor!.i };
-    }
+    const { after, filters } = continuation(query, principal.accountId, { q: query.q, type: query.type });
     const offset = after ? 0 : (query.offset ?? 0);
-    const filter = { kind: query.type, words: (query.q ?? '').toLowerCase().split(/\s+/).filter(Boolean), after, limit: limit + 1, offset };
+    const filter = { kind: filters.type as MediaListQuery['type'], words: (filters.q ?? '').toLowerCase().split(/\s+/).filter(Boolean), after, limit: limit + 1, offset };
     const { rows, total } = await this.store.run((db) => this.repo.list(db, principal.accountId, filter));
     const more = rows.length > limit;
     const page = rows.slice(0, limit);
     const used = await this.store.run((db) => this.repo.usedBy(db, principal.accountId, page.map((r) => r.id)));
     const last = page.at(-1);
-    const next = more && last ? encodeCursor({ a: principal.accountId, c: last.created_at, i: last.id, q: query.q, type: query.type }) : null;
+    const next = more && last ? encodeCursor(principal.accountId, last, filters) : null;
     return {
       data: page.map((row) => this.present(row, used.get(row.id) ?? [])),
       pagination: { total, limit, offset: after ? null : offset, has_more: more, next_cursor: next },
@@ -274,22 +263,4 @@ export class MediaService {
   }
 }
 
-interface Cursor {
-  a: string;
-  c: string;
-  i: string;
-  q?: string;
-  type?: string;
-}
 
-const encodeCursor = (cursor: Cursor) => Buffer.from(JSON.stringify(cursor)).toString('base64url');
-
-function decodeCursor(text: string, accountId: string): Cursor | undefined {
-  try {
-    const cursor = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as Cursor;
-    if (cursor.a !== accountId || typeof cursor.c !== 'string' || typeof cursor.i !== 'string') return undefined;
-    return cursor;
-  } catch {
-    return undefined;
-  }
-}
