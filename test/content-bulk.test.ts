@@ -174,5 +174,41 @@ for (const store of testStores()) {
       assert.equal((await server.client.delete(`/v1/jobs/${String(mine.body.data.id)}`, { key: other.key })).status, 404);
       assert.equal((await server.client.get('/v1/jobs', { key: other.key })).body.pagination.total, 0);
     });
+
+    it('lists jobs newest first by offset and by cursor, as content lists page (CONTRACT.md §17)', async () => {
+      const account = await server.account();
+      const ids: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        const res = await bulk(account.key, { action: 'archive', filter: { slug: `nothing-${i}` } });
+        assert.equal(res.status, 202, res.text);
+        ids.unshift(res.body.data.id);
+      }
+      const list = (query: string, key = account.key) => server.client.get(`/v1/jobs?${query}`, { key });
+      const first = await list('limit=2');
+      assert.deepEqual(first.body.data.map((j: { id: string }) => j.id), ids.slice(0, 2));
+      assert.deepEqual({ ...first.body.pagination, next_cursor: typeof first.body.pagination.next_cursor }, { total: 5, limit: 2, offset: 0, has_more: true, next_cursor: 'string' });
+      const seen = [...first.body.data];
+      let cursor: string | null = first.body.pagination.next_cursor;
+      while (cursor) {
+        const page = await list(`limit=2&cursor=${cursor}`);
+        assert.equal(page.status, 200, page.text);
+        assert.equal(page.body.pagination.offset, null);
+        assert.equal(page.body.pagination.total, 5);
+        assert.equal(page.body.pagination.has_more, page.body.pagination.next_cursor !== null);
+        seen.push(...page.body.data);
+        cursor = page.body.pagination.next_cursor;
+      }
+      assert.deepEqual(seen.map((j: { id: string }) => j.id), ids);
+      const last = await list('limit=2&offset=4');
+      assert.deepEqual([last.body.data.map((j: { id: string }) => j.id), last.body.pagination.has_more, last.body.pagination.next_cursor], [ids.slice(4), false, null]);
+      for (const [bad, field] of [[`offset=0&cursor=${first.body.pagination.next_cursor}`, 'offset'], ['cursor=not-a-cursor', 'cursor']]) {
+        const refused = await list(bad!);
+        assert.equal(refused.status, 400, bad);
+        assert.equal(refused.body.code, 'invalid_parameter', bad);
+        assert.deepEqual(refused.body.errors.map((e: { field: string }) => e.field), [field], bad);
+      }
+      const other = await server.account();
+      assert.equal((await list(`cursor=${first.body.pagination.next_cursor}`, other.key)).status, 400, "another account's cursor");
+    });
   });
 }

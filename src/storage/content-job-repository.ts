@@ -4,6 +4,7 @@ import type { Selectable } from 'kysely';
 import type { Db, Tx } from './db.js';
 import { dueAndFree, PENDING, releaseLeases, renewLeases, takeLeases } from './leases.js';
 import type { ContentJobTable, Dialect } from './schema.js';
+import { olderThan } from './newest-first.js';
 
 export type JobRow = Selectable<ContentJobTable>;
 
@@ -18,10 +19,12 @@ export class ContentJobRepository {
     return db.selectFrom('content_jobs').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
   }
 
-  /** The account's jobs, newest first, and how many there are. */
-  async list(db: Db, accountId: string, limit: number, offset: number): Promise<{ rows: JobRow[]; total: number }> {
+  /** The account's jobs, newest first (after `after`, a cursor's position, when given), and how many there are. */
+  async list(db: Db, accountId: string, limit: number, offset: number, after?: { created_at: string; id: string }): Promise<{ rows: JobRow[]; total: number }> {
+    let page = db.selectFrom('content_jobs').selectAll().where('account_id', '=', accountId);
+    if (after) page = page.where((eb) => olderThan(eb, after));
     const [rows, counted] = await Promise.all([
-      db.selectFrom('content_jobs').selectAll().where('account_id', '=', accountId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+      page.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
       db.selectFrom('content_jobs').where('account_id', '=', accountId).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
     return { rows, total: Number(counted.n) };

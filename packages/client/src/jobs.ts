@@ -28,7 +28,7 @@ export function jobsApi(api: Client<paths>) {
     start: async (body: BulkRequest, options: { idempotencyKey?: string } = {}): Promise<Job> =>
       (await unwrap(api.POST('/v1/content/bulk', { body, headers: options.idempotencyKey ? { 'idempotency-key': options.idempotencyKey } : {} }))).data,
     get,
-    list: (query: { limit?: number; offset?: number } = {}) => unwrap(api.GET('/v1/jobs', { params: { query } })),
+    list: (query: { limit?: number; offset?: number; cursor?: string } = {}) => unwrap(api.GET('/v1/jobs', { params: { query } })),
     /** Cancels a queued or running job; what was done stays done. */
     cancel: async (id: string): Promise<Job> => (await unwrap(api.DELETE('/v1/jobs/{id}', { params: { path: { id } } }))).data,
     /**

@@ -2189,6 +2189,8 @@ export interface operations {
                 limit?: number;
                 /** @description Number of items to skip. */
                 offset?: number;
+                /** @description pagination.next_cursor of the previous page (not with offset). */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -2241,14 +2243,18 @@ export interface operations {
                             finished_at: string | null;
                         }[];
                         pagination: {
-                            /** @description Number of items matching the filters. */
+                            /** @description Number of items matching the filters and q (see total_exact). */
                             total: number;
                             /** @description Page size applied (values above 100 are clamped to 100). */
                             limit: number;
-                            /** @description Items skipped. */
-                            offset: number;
+                            /** @description Items skipped; null on a page fetched by cursor. */
+                            offset: number | null;
                             /** @description True when further items exist after this page. */
                             has_more: boolean;
+                            /** @description Pass as cursor for the next page; null on the last page. */
+                            next_cursor: string | null;
+                            /** @description Present and false only when a search matched more than 10,000 items: total is then 10000. */
+                            total_exact?: boolean;
                         };
                         meta: {
                             /**

@@ -23,8 +23,9 @@ import { DomainError, forbidden, invalid, notFound, type FieldError } from '../e
 import type { Emit, EventLog, EventType } from '../events/event-log.js';
 import { newId, type Clock } from '../ids.js';
 import type { Capacity, OutboxQueue, Wake } from '../outbox.js';
-import { pageOf, pageWindow, type PageResult } from '../schemas/common.js';
-import type { BulkBody, Job, JobAction, JobError, JobFilter, JobListQuery, JobState } from '../schemas/jobs.js';
+import { pageWindow } from '../schemas/common.js';
+import { continuation, encodeCursor } from '../keyset-cursor.js';
+import type { BulkBody, Job, JobAction, JobError, JobFilter, JobListQuery, JobPage, JobState } from '../schemas/jobs.js';
 
 /**
  * Items per chunk, one transaction each. On SQLite the one writer runs on the event loop: a chunk
@@ -180,11 +181,16 @@ export class BulkJobs implements OutboxQueue<JobClaim, ChunkResult> {
     return present(row);
   }
 
-  async list(principal: Principal, query: JobListQuery): Promise<PageResult<Job>> {
+  /** The account's jobs, newest first, by offset or by cursor (CONTRACT.md §17 paging). */
+  async list(principal: Principal, query: JobListQuery): Promise<JobPage> {
     requireScope(principal, 'content:read');
-    const window = pageWindow(query);
-    const { rows, total } = await this.store.run((db) => this.jobs.list(db, principal.accountId, window.limit, window.offset));
-    return pageOf(rows.map(present), total, window);
+    const { after } = continuation(query, principal.accountId, {});
+    const { limit, offset } = pageWindow({ limit: query.limit, offset: after ? 0 : query.offset });
+    const { rows, total } = await this.store.run((db) => this.jobs.list(db, principal.accountId, limit + 1, offset, after));
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    const next = rows.length > limit && last ? encodeCursor(principal.accountId, last) : null;
+    return { data: page.map(present), pagination: { total, limit, offset: after ? null : offset, has_more: next !== null, next_cursor: next } };
   }
 
   /** Cancels a queued or running job: what was done stays done; a finished job → 409. */

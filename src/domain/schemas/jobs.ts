@@ -1,7 +1,7 @@
 // Bulk jobs (CONTRACT.md §21): the request that starts one and the job record.
 import Type, { type Static } from 'typebox';
 import { PagingQuery, StringEnum, Timestamp } from './common.js';
-import { CONTENT_STATUSES, CONTENT_TYPES, FIELD_FILTERS, MAX_QUERY_LENGTH, MAX_SLUG_LENGTH, WrittenFields } from './content.js';
+import { CONTENT_STATUSES, CONTENT_TYPES, ContentPagination, FIELD_FILTERS, MAX_QUERY_LENGTH, MAX_SLUG_LENGTH, WrittenFields } from './content.js';
 
 export const JOB_ACTIONS = ['publish', 'archive', 'delete', 'set_fields'] as const;
 export type JobAction = (typeof JOB_ACTIONS)[number];
@@ -66,7 +66,18 @@ export type Job = Static<typeof Job>;
 export type JobError = Static<typeof JobError>;
 
 export const JobListQuery = Type.Object(
-  { limit: Type.Optional(PagingQuery.limit), offset: Type.Optional(PagingQuery.offset) },
+  {
+    limit: Type.Optional(PagingQuery.limit),
+    offset: Type.Optional(PagingQuery.offset),
+    cursor: Type.Optional(Type.String({ minLength: 1, description: 'pagination.next_cursor of the previous page (not with offset).' })),
+  },
   { additionalProperties: false },
 );
 export type JobListQuery = Static<typeof JobListQuery>;
+
+/** A page of jobs: paged by offset or by cursor, as content lists are (`offset` null on a cursor's page). */
+export const JobPagination = ContentPagination;
+export interface JobPage {
+  data: Job[];
+  pagination: ContentPagination;
+}

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import type { BulkJobs } from '../../domain/jobs/bulk-jobs.js';
 import { One, Page } from '../../domain/schemas/common.js';
-import { BulkBody, Job, JobListQuery } from '../../domain/schemas/jobs.js';
+import { BulkBody, Job, JobListQuery, JobPagination } from '../../domain/schemas/jobs.js';
 import { errorResponses, needs, queuesAt } from '../schemas.js';
 
 const tags = ['Jobs'];
@@ -33,7 +33,7 @@ export function jobRoutes(jobs: BulkJobs): FastifyPluginAsyncTypebox {
       schema: {
         operationId: 'listJobs', summary: "The account's bulk jobs, newest first", tags, ...needs('content:read'),
         querystring: JobListQuery,
-        response: { 200: Page(Job), ...errorResponses(400, 403) },
+        response: { 200: Page(Job, JobPagination), ...errorResponses(400, 403) },
       },
     }, async (request) => jobs.list(request.principal!, request.query));
 
