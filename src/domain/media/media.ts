@@ -262,5 +262,3 @@ export class MediaService {
     };
   }
 }
-
-
