@@ -24,7 +24,7 @@ import type { Emit, EventLog, EventType } from '../events/event-log.js';
 import { newId, type Clock } from '../ids.js';
 import type { Capacity, OutboxQueue, Wake } from '../outbox.js';
 import { pageWindow } from '../schemas/common.js';
-import { continuation, encodeCursor } from '../keyset-cursor.js';
+import { continuation, cursorPage } from '../keyset-cursor.js';
 import type { BulkBody, Job, JobAction, JobError, JobFilter, JobListQuery, JobPage, JobState } from '../schemas/jobs.js';
 
 /**
@@ -184,13 +184,11 @@ export class BulkJobs implements OutboxQueue<JobClaim, ChunkResult> {
   /** The account's jobs, newest first, by offset or by cursor (CONTRACT.md §17 paging). */
   async list(principal: Principal, query: JobListQuery): Promise<JobPage> {
     requireScope(principal, 'content:read');
-    const { after } = continuation(query, principal.accountId, {});
-    const { limit, offset } = pageWindow({ limit: query.limit, offset: after ? 0 : query.offset });
+    const { limit } = pageWindow(query);
+    const { after, offset } = continuation(query, principal.accountId, {});
     const { rows, total } = await this.store.run((db) => this.jobs.list(db, principal.accountId, limit + 1, offset, after));
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    const next = rows.length > limit && last ? encodeCursor(principal.accountId, last) : null;
-    return { data: page.map(present), pagination: { total, limit, offset: after ? null : offset, has_more: next !== null, next_cursor: next } };
+    const page = cursorPage(rows, { limit, offset, after, total }, principal.accountId);
+    return { data: page.rows.map(present), pagination: page.pagination };
   }
 
   /** Cancels a queued or running job: what was done stays done; a finished job → 409. */

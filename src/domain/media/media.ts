@@ -10,9 +10,9 @@ import { requireScope, type Principal } from '../auth/permissions.js';
 import { DomainError, forbidden, invalid, notFound, type FieldError } from '../errors.js';
 import type { EventLog } from '../events/event-log.js';
 import { newId, type Clock } from '../ids.js';
-import { continuation, encodeCursor } from '../keyset-cursor.js';
+import { continuation, cursorPage } from '../keyset-cursor.js';
 import type { MediaListQuery, MediaPage, MediaRecord, MediaUpdate } from '../schemas/media.js';
-import { MAX_LIMIT } from '../schemas/common.js';
+import { pageWindow } from '../schemas/common.js';
 import { detectType, isRaster, kindOf, MAX_PIXELS, rasterDimensions, svgDimensions, type Dimensions } from './file-kind.js';
 import { checkName, uploadedName } from './filenames.js';
 import { blobKey, type MediaStore, type StagedUpload } from './media-store.js';
@@ -144,20 +144,13 @@ export class MediaService {
 
   async list(principal: Principal, query: MediaListQuery): Promise<MediaPage> {
     requireScope(principal, 'content:read');
-    const limit = Math.min(query.limit ?? 10, MAX_LIMIT);
-    const { after, filters } = continuation(query, principal.accountId, { q: query.q, type: query.type });
-    const offset = after ? 0 : (query.offset ?? 0);
+    const { limit } = pageWindow(query);
+    const { after, offset, filters } = continuation(query, principal.accountId, { q: query.q, type: query.type });
     const filter = { kind: filters.type as MediaListQuery['type'], words: (filters.q ?? '').toLowerCase().split(/\s+/).filter(Boolean), after, limit: limit + 1, offset };
     const { rows, total } = await this.store.run((db) => this.repo.list(db, principal.accountId, filter));
-    const more = rows.length > limit;
-    const page = rows.slice(0, limit);
-    const used = await this.store.run((db) => this.repo.usedBy(db, principal.accountId, page.map((r) => r.id)));
-    const last = page.at(-1);
-    const next = more && last ? encodeCursor(principal.accountId, last, filters) : null;
-    return {
-      data: page.map((row) => this.present(row, used.get(row.id) ?? [])),
-      pagination: { total, limit, offset: after ? null : offset, has_more: more, next_cursor: next },
-    };
+    const page = cursorPage(rows, { limit, offset, after, total }, principal.accountId, filters);
+    const used = await this.store.run((db) => this.repo.usedBy(db, principal.accountId, page.rows.map((r) => r.id)));
+    return { data: page.rows.map((row) => this.present(row, used.get(row.id) ?? [])), pagination: page.pagination };
   }
 
   async get(principal: Principal, id: string): Promise<MediaRecord> {
