@@ -186,7 +186,7 @@ export class ContentLists {
 
   /** The oldest of the newest RELEVANCE_WINDOW matches, or null when there are fewer. */
   private async floorOf(db: Db, accountId: string, query: ListQuery): Promise<Floor | null> {
-    const row = await this.filtered(db, accountId, query.filter, query.search)
+    const row = await this.filtered(db, accountId, query.filter, query.search, query.order)
       .select(['created_at', 'id'])
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
@@ -204,7 +204,7 @@ export class ContentLists {
    * matches, newest first.
    */
   private async firstByRelevance(db: Db, accountId: string, query: ListQuery, search: SearchQuery, want: number): Promise<{ rows: Row[]; floor: Floor | null; matched: number }> {
-    const newest = (await this.filtered(db, accountId, query.filter, search)
+    const newest = (await this.filtered(db, accountId, query.filter, search, query.order)
       .select(['content.id', 'content.created_at'])
       .select(search.inTitle.as('relevance'))
       .orderBy('content.created_at', 'desc')
@@ -225,7 +225,7 @@ export class ContentLists {
 
   /** The matches below the floor, newest first (relevance OUTSIDE), after `after` (a cursor's position among them). */
   private async older(db: Db, accountId: string, query: ListQuery, floor: Floor, after: Position | undefined, limit: number, skip: number): Promise<Row[]> {
-    let older = this.filtered(db, accountId, query.filter, query.search)
+    let older = this.filtered(db, accountId, query.filter, query.search, query.order)
       .select(keyColumns(query.order))
       .select(sql.lit(OUTSIDE).as('relevance'))
       .where((eb) => eb.not(atOrAbove(eb, floor)));
@@ -250,7 +250,7 @@ export class ContentLists {
     let skip = 0;
     if (query.offset > 0 && ranked.length === 0) {
       // An offset past the window continues among the older matches.
-      const { n } = await this.filtered(db, accountId, query.filter, query.search)
+      const { n } = await this.filtered(db, accountId, query.filter, query.search, query.order)
         .where((eb) => atOrAbove(eb, floor))
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .executeTakeFirstOrThrow();
@@ -300,7 +300,7 @@ export class ContentLists {
     let skip = 0;
     if (query.offset > 0 && dated.length === 0) {
       const lead = sortColumn(query.order[0]!.field);
-      const { n } = await scheduledWithin(db, accountId, lead, this.filtered(db, accountId, query.filter, query.search).where(this.leadExpression(query.order[0]!), 'is not', null))
+      const { n } = await scheduledWithin(db, accountId, lead, this.filtered(db, accountId, query.filter, query.search, query.order).where(this.leadExpression(query.order[0]!), 'is not', null))
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .executeTakeFirstOrThrow();
       skip = Math.max(0, query.offset - Number(n));
@@ -310,13 +310,26 @@ export class ContentLists {
   }
 
   /** The account's items that pass the filters and match the search (whose condition names the account itself). */
-  private filtered(db: Db, accountId: string, filter: ContentFilter, search?: SearchQuery) {
-    let query = search ? db.selectFrom('content').where(search.matches) : db.selectFrom('content').where('account_id', '=', accountId);
+  private filtered(db: Db, accountId: string, filter: ContentFilter, search?: SearchQuery, order: SortKey[] = []) {
+    const from = this.from(db, filter, order);
+    let query = search ? from.where(search.matches) : from.where('account_id', '=', accountId);
     if (filter.type !== undefined) query = query.where('type', '=', filter.type);
     if (filter.status !== undefined) query = query.where('status', '=', filter.status);
     // With typed fields the type is a literal: the expression indexes are partial on it (WHERE type = 'manual').
     if (filter.fields?.length && filter.type !== undefined) query = query.where(sql.ref('content.type'), '=', sql.lit(filter.type)).where(fieldConditions(this.dialect, filter.fields));
     return publishingFilter(db, accountId, query, filter);
+  }
+
+  /**
+   * Where a list reads its items' keys: content, except on SQLite when typed fields are filtered or
+   * sorted on, where it reads content_keys —
+   * the narrow copy the field indexes are on (dialect/sqlite-content-keys.ts) — under the name
+   * `content`: it has every column these statements name, and content's rowid as its own.
+   */
+  private from(db: Db, filter: ContentFilter, order: SortKey[]) {
+    const content = db.selectFrom('content');
+    if (this.dialect !== 'sqlite' || !(filter.fields?.length || order.some((key) => isModelField(key.field)))) return content;
+    return db.selectFrom('content_keys as content') as unknown as typeof content;
   }
 
   /** The leading key of an order whose items may lack it, as SQL over content. */
@@ -325,7 +338,7 @@ export class ContentLists {
   }
 
   private select(db: Db, accountId: string, query: ListQuery, order: SortKey[], after: Position | undefined, limit: number, offset: number, segment?: Segment, floor?: Floor | null) {
-    let matched = this.filtered(db, accountId, query.filter, query.search).select(keyColumns(query.order));
+    let matched = this.filtered(db, accountId, query.filter, query.search, query.order).select(keyColumns(query.order));
     if (floor) matched = matched.where((eb) => atOrAbove(eb, floor));
     for (const key of query.order) {
       if (isModelField(key.field)) matched = matched.select(fieldExpression(this.dialect, key.field.slice('fields.'.length)).as(sortColumn(key.field))) as typeof matched;

@@ -72,6 +72,25 @@ export interface ContentTable {
   fields_text: ColumnType<string, string | undefined, string>;
 }
 
+/**
+ * SQLite only (migration 021): each item's list keys, kept by triggers on content, the table the
+ * typed fields' expression indexes are built on (storage/dialect/sqlite-content-keys.ts). `item` is
+ * content's rowid. A list with typed fields reads it under the name `content`.
+ */
+export interface ContentKeysTable {
+  item: number;
+  id: string;
+  account_id: string;
+  type: string;
+  status: string;
+  created_at: string;
+  updated_at: string;
+  published_at: string | null;
+  publish_at: string | null;
+  title_sort: string;
+  fields: ColumnType<unknown, string, string>;
+}
+
 /** An account's model of one content type (migration 016): its field definitions, versioned. */
 export interface ContentTypeTable {
   account_id: string;
@@ -471,6 +490,7 @@ export interface Database {
   users: UserTable;
   api_keys: ApiKeyTable;
   content: ContentTable;
+  content_keys: ContentKeysTable;
   content_revisions: ContentRevisionTable;
   content_types: ContentTypeTable;
   content_slugs: ContentSlugTable;

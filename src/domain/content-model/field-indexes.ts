@@ -1,11 +1,15 @@
 // Keeps the expression indexes in step with the models (storage/content-field-indexes.ts): after
 // every model change committed here — and at start, for changes made while this instance was down —
 // the indexes every model wants are made and the ones no model wants any more are dropped. One run
-// at a time per instance; instances racing on the same index are harmless (IF NOT EXISTS / IF EXISTS).
+// at a time per instance; on PostgreSQL instances racing on the same index are harmless (IF NOT
+// EXISTS / IF EXISTS), on SQLite one process builds at a time (a lease) and the others wait for it.
 import type { Store } from '../../storage/db.js';
 import type { ContentTypeRepository } from '../../storage/content-type-repository.js';
 import { indexName, type ContentFieldIndexes, type WantedIndex } from '../../storage/content-field-indexes.js';
 import type { FieldDefinition } from '../schemas/content-types.js';
+
+/** How long to wait before asking again while another process builds (SQLite). */
+const BUSY_RETRY_MS = 500;
 
 export class FieldIndexer {
   private running: Promise<void> = Promise.resolve();
@@ -49,14 +53,15 @@ export class FieldIndexer {
       }
     }
     const existing = await this.store.run((db) => this.indexes.existing(db));
-    const sqlite = this.store.dialect === 'sqlite';
     for (const { name, valid } of existing) {
-      if (!wanted.has(name) || !valid) await (sqlite ? this.store.transaction((tx) => this.indexes.drop(tx, name)) : this.store.run((db) => this.indexes.drop(db, name)));
+      if (!wanted.has(name) || !valid) await this.indexes.drop(this.store, name);
     }
     const present = new Set(existing.filter((index) => index.valid).map((index) => index.name));
-    for (const [name, index] of wanted) {
-      if (present.has(name)) continue;
-      await (sqlite ? this.store.transaction((tx) => this.indexes.create(tx, index)) : this.store.run((db) => this.indexes.create(db, index)));
+    const missing = [...wanted].filter(([name]) => !present.has(name)).map(([, index]) => index);
+    if (missing.length > 0 && !(await this.indexes.make(this.store, missing, [...wanted.values()]))) {
+      // Another process is building (SQLite): once it is done, look again, as the models may have changed since it began.
+      await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));
+      return this.run();
     }
     await this.store.run((db) => this.indexes.ensureStatistics(db, [...wanted.values()]));
   }

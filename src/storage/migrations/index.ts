@@ -18,6 +18,7 @@ import { jobs } from './017-jobs.js';
 import { media } from './018-media.js';
 import { fieldsSearch } from './019-fields-search.js';
 import { jobFields } from './020-job-fields.js';
+import { contentKeys } from './021-content-keys.js';
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return {
@@ -40,6 +41,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '018-media': media(dialect),
         '019-fields-search': fieldsSearch(dialect),
         '020-job-fields': jobFields(),
+        '021-content-keys': contentKeys(dialect),
       };
     },
   };
