@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { openStore, type Store } from '../src/storage/db.js';
 import { ContentFieldIndexes, type WantedIndex } from '../src/storage/content-field-indexes.js';
-import { KEYS, NEXT, triggers } from '../src/storage/dialect/sqlite-content-keys.js';
+import { KEYS, NEXT, OLD, createTable, triggers } from '../src/storage/dialect/sqlite-content-keys.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
 const PAGES: WantedIndex = { type: 'manual', name: 'pages', list: false };
@@ -105,9 +105,13 @@ describe('content_keys (sqlite)', () => {
   });
 
   it('drops a build left by a crash once its lease has run out, and builds again', async () => {
-    // What a process killed in the middle of a build leaves: the copy, triggers writing to both, its lease.
+    // What a process killed in the middle of a build leaves: the table replaced last time, not yet
+    // emptied; the copy, with rows; triggers writing to both; its lease.
     await store.transaction(async (tx) => {
-      await sql.raw(`CREATE TABLE ${NEXT} (item INTEGER PRIMARY KEY, id TEXT NOT NULL, account_id TEXT NOT NULL, type TEXT NOT NULL, status TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL, published_at TEXT, publish_at TEXT, title_sort TEXT NOT NULL, fields TEXT NOT NULL)`).execute(tx);
+      for (const [table, generation] of [[OLD, 'a'], [NEXT, 'b']] as const) {
+        for (const statement of createTable(table, generation)) await sql.raw(statement.replace(/ck_account_type__/, `ck_${table}__`)).execute(tx);
+        await sql.raw(`INSERT INTO ${table} SELECT * FROM ${KEYS} LIMIT 300`).execute(tx);
+      }
       for (const statement of triggers([KEYS, NEXT])) await sql.raw(statement).execute(tx);
       await tx.insertInto('settings').values({ key: 'content_keys_build', value: JSON.stringify({ owner: 'killed', until: Date.now() - 1 }) }).execute();
     });
@@ -131,5 +135,29 @@ describe('content_keys (sqlite)', () => {
     } finally {
       await store.transaction((tx) => tx.deleteFrom('settings').where('key', '=', 'content_keys_build').execute());
     }
+  });
+
+  it('is made by the upgrade (migration 021): every item copied, the field indexes moved off content', async () => {
+    // The store as it was before the migration: no content_keys, a field index on content.
+    await store.transaction(async (tx) => {
+      for (const statement of ['DROP TRIGGER content_keys_insert', 'DROP TRIGGER content_keys_update', 'DROP TRIGGER content_keys_delete', `DROP TABLE ${KEYS}`]) await sql.raw(statement).execute(tx);
+      await sql.raw(`CREATE INDEX cf_manual_pages ON content (account_id, type, json_extract(fields, '$.pages'), id, created_at) WHERE type = 'manual'`).execute(tx);
+      await sql`DELETE FROM kysely_migration WHERE name = '021-content-keys'`.execute(tx);
+    });
+    const upgraded = openStore(server.app.config.store);
+    try {
+      assert.deepEqual(await upgraded.migrate(), ['021-content-keys']);
+    } finally {
+      await upgraded.close();
+    }
+    assert.deepEqual(await tables(), [KEYS]);
+    assert.equal(await differences(), 0);
+    const { rows } = await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'content' AND name LIKE 'cf\\_%' ESCAPE '\\'`.execute(store.db);
+    assert.deepEqual(rows, []);
+    // The field indexer makes the index again, on content_keys.
+    assert.equal(await new ContentFieldIndexes('sqlite').make(store, [PAGES], [PAGES]), true);
+    assert.deepEqual(await pagesIndex(), ['cf_manual_pages__b']);
+    await server.content(key, { title: 'After the upgrade', type: 'manual', fields: { pages: 2 } });
+    assert.equal(await differences(), 0);
   });
 });

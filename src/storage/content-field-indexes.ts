@@ -22,7 +22,7 @@ import { sql } from 'kysely';
 import type { Db, Store, Tx } from './db.js';
 import type { Dialect } from './schema.js';
 import { FIELD_NAME } from './content-fields.js';
-import { KEYS, NEXT, abandon, copyChunk, createTable, currentGeneration, execute, other, swap, triggers, type Generation } from './dialect/sqlite-content-keys.js';
+import { KEYS, NEXT, OLD, copyChunk, createTable, currentGeneration, deleteChunk, execute, other, setAside, swap, tableExists, triggers, type Generation } from './dialect/sqlite-content-keys.js';
 
 export interface WantedIndex {
   type: string;
@@ -98,19 +98,28 @@ export class ContentFieldIndexes {
   }
 
   /**
-   * SQLite: a new copy of content_keys with the `indexes`, filled CHUNK rows per write turn while
-   * the triggers copy every change into it too, then swapped in. Under a lease in `settings`, so one
-   * process builds at a time; a build that stopped (a crash) is dropped by the next one once its
-   * lease has run out.
+   * SQLite: a new copy of content_keys with the `indexes`, filled `chunk` rows per write turn while
+   * the triggers copy every change into it too, then swapped in; the old table is emptied in turns
+   * of its own and dropped (dropping a million rows at once holds the writer for over a second).
+   * Under a lease in `settings`, so one process builds at a time; what a build stopped by a crash
+   * left (the copy, or the old table not yet emptied) is cleared the same way by the next build,
+   * once that lease has run out.
    */
   private async rebuild(store: Store, indexes: WantedIndex[]): Promise<boolean> {
-    const started = await store.transaction(async (tx) => {
-      if (!(await this.lease(tx))) return false;
-      const next = other(await currentGeneration(tx));
-      await execute(tx, [...abandon(), ...createTable(NEXT, next), ...indexes.map((index) => sqliteIndex(NEXT, index, next)), ...triggers([KEYS, NEXT])]);
+    if (!(await store.transaction((tx) => this.lease(tx)))) return false;
+    await this.retire(store);
+    const leftover = await store.transaction(async (tx) => {
+      await this.lease(tx, true);
+      if (!(await tableExists(tx, NEXT))) return false;
+      await execute(tx, setAside(NEXT));
       return true;
     });
-    if (!started) return false;
+    if (leftover) await this.retire(store);
+    await store.transaction(async (tx) => {
+      await this.lease(tx, true);
+      const next = other(await currentGeneration(tx));
+      await execute(tx, [...createTable(NEXT, next), ...indexes.map((index) => sqliteIndex(NEXT, index, next)), ...triggers([KEYS, NEXT])]);
+    });
     let after = 0;
     for (;;) {
       const last = await store.transaction(async (tx) => {
@@ -123,9 +132,21 @@ export class ContentFieldIndexes {
     await store.transaction(async (tx) => {
       await this.lease(tx, true);
       await execute(tx, swap());
-      await tx.deleteFrom('settings').where('key', '=', BUILD_LEASE).execute();
     });
+    await this.retire(store);
+    await store.transaction((tx) => tx.deleteFrom('settings').where('key', '=', BUILD_LEASE).execute());
     return true;
+  }
+
+  /** SQLite: empties the table set aside (`content_keys_old`), `chunk` rows per write turn, then drops it. */
+  private async retire(store: Store): Promise<void> {
+    for (;;) {
+      const left = await store.transaction(async (tx) => {
+        await this.lease(tx, true);
+        return deleteChunk(tx, OLD, this.chunk);
+      });
+      if (!left) return;
+    }
   }
 
   /** Takes or renews the build lease; false when another process holds it (`held`: it must be ours, or the build stops). */

@@ -6,8 +6,9 @@
 // index without holding its one writer for the whole build, so a new field index is built on a new
 // copy of this table (`content_keys_next`, its indexes made while it is empty), filled in chunks of
 // a few thousand rows — each chunk a short write turn of its own, while the triggers write every
-// change to both tables — and then swapped in, in one turn. docs/content-model.md: why and what it
-// costs.
+// change to both tables — and then swapped in, in one turn; the replaced table
+// (`content_keys_old`) is emptied in chunks too before it is dropped. docs/content-model.md: why
+// and what it costs.
 //
 // Every index on the table ends in `__<generation>` (`a` or `b`), as SQLite has no way to rename an
 // index and the copy's indexes exist beside the current table's until the swap.
@@ -16,6 +17,8 @@ import type { Db } from '../db.js';
 
 export const KEYS = 'content_keys';
 export const NEXT = 'content_keys_next';
+/** The table a build replaced (or a copy a crash left), emptied in chunks before it is dropped. */
+export const OLD = 'content_keys_old';
 export type Generation = 'a' | 'b';
 
 /** The columns of `content` copied, after the item's rowid (`item`). */
@@ -56,6 +59,9 @@ export function triggers(tables: string[]): string[] {
   ];
 }
 
+/** Copies every item into `table` at once (the migration that makes the first table). */
+export const copyAll = (table: string) => `INSERT INTO ${table} (item, ${LIST}) SELECT rowid, ${LIST} FROM content`;
+
 export async function execute(db: Db, statements: string[]): Promise<void> {
   for (const statement of statements) await sql.raw(statement).execute(db);
 }
@@ -85,19 +91,23 @@ export async function tableExists(db: Db, table: string): Promise<boolean> {
   return Number(rows[0]!.n) > 0;
 }
 
-/** The copy takes the place of the table, in one transaction: the old table and its indexes are dropped. */
+/** The copy takes the place of the table, in one transaction: the old one is set aside, to be emptied in turns. */
 export function swap(): string[] {
-  return [
-    `DROP TRIGGER IF EXISTS content_keys_insert`,
-    `DROP TRIGGER IF EXISTS content_keys_update`,
-    `DROP TRIGGER IF EXISTS content_keys_delete`,
-    `DROP TABLE ${KEYS}`,
-    `ALTER TABLE ${NEXT} RENAME TO ${KEYS}`,
-    ...triggers([KEYS]).slice(3),
-  ];
+  return [...triggers([KEYS]).slice(0, 3), `ALTER TABLE ${KEYS} RENAME TO ${OLD}`, `ALTER TABLE ${NEXT} RENAME TO ${KEYS}`, ...triggers([KEYS]).slice(3)];
 }
 
-/** A copy left by a build that stopped (a crash): dropped, and the triggers write the table alone again. */
-export function abandon(): string[] {
-  return [...triggers([KEYS]), `DROP TABLE IF EXISTS ${NEXT}`];
+/** A copy left by a build that stopped (a crash) is set aside, and the triggers write the table alone again. */
+export function setAside(table: string): string[] {
+  return [...triggers([KEYS]), `ALTER TABLE ${table} RENAME TO ${OLD}`];
+}
+
+/**
+ * Deletes up to `limit` rows of `table` (its pages freed as they empty, its indexes' entries with
+ * them); when it has none left, drops it. False once the table is gone.
+ */
+export async function deleteChunk(db: Db, table: string, limit: number): Promise<boolean> {
+  if (!(await tableExists(db, table))) return false;
+  const { numAffectedRows } = await sql`DELETE FROM ${sql.table(table)} WHERE item IN (SELECT item FROM ${sql.table(table)} ORDER BY item LIMIT ${limit})`.execute(db);
+  if (Number(numAffectedRows ?? 0) === 0) await sql`DROP TABLE ${sql.table(table)}`.execute(db);
+  return true;
 }

@@ -4,7 +4,7 @@
 // item once (about 2 s per million items). PostgreSQL: nothing (it builds its indexes CONCURRENTLY).
 import { sql, type Kysely, type Migration } from 'kysely';
 import type { Dialect } from '../schema.js';
-import { KEYS, createTable, triggers } from '../dialect/sqlite-content-keys.js';
+import { KEYS, copyAll, createTable, triggers } from '../dialect/sqlite-content-keys.js';
 
 export function contentKeys(dialect: Dialect): Migration {
   return {
@@ -15,8 +15,7 @@ export function contentKeys(dialect: Dialect): Migration {
       for (const { name } of rows) await run(`DROP INDEX "${name}"`);
       const [table, index] = createTable(KEYS, 'a');
       await run(table!);
-      await run(`INSERT INTO ${KEYS} (item, id, account_id, type, status, created_at, updated_at, published_at, publish_at, title_sort, fields)
-        SELECT rowid, id, account_id, type, status, created_at, updated_at, published_at, publish_at, title_sort, fields FROM content`);
+      await run(copyAll(KEYS));
       await run(index!);
       for (const statement of triggers([KEYS])) await run(statement);
     },
