@@ -63,6 +63,8 @@ export interface ModelTiming {
   putMs: number;
   /** From the first PUT until every account's PUT is answered and the indexes exist (valid). */
   readyMs: number;
+  /** Until the build is over (SQLite: the replaced copy of content_keys taken apart, the lease let go). */
+  settledMs: number;
 }
 
 /** Every account's model of `type` made `fields` by PUT, then waits for the indexes they ask for. */
@@ -81,7 +83,22 @@ export async function putModels(t: Target, accounts: SeedAccount[], type: string
     putMs ||= performance.now() - started;
   }
   await indexesBuilt(t.store, fields.filter((d) => d.indexed).map((d) => indexName({ type, name: d.name, list: d.kind === 'list' })));
-  return { putMs, readyMs: performance.now() - started };
+  const readyMs = performance.now() - started;
+  await buildSettled(t.store);
+  return { putMs, readyMs, settledMs: performance.now() - started };
+}
+
+/** SQLite: polls until no process holds the content_keys build lease (the build and its clean-up are over). */
+async function buildSettled(store: StoreConfig): Promise<void> {
+  if (store.kind !== 'sqlite') return;
+  const db = connect(store);
+  try {
+    while (await db.selectFrom('settings').select('key').where('key', '=', 'content_keys_build').executeTakeFirst()) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  } finally {
+    await db.destroy();
+  }
 }
 
 /** Polls the store (a second connection, with the app's own index listing) until the named indexes exist and are valid. */

@@ -22,7 +22,7 @@ import { sql } from 'kysely';
 import type { Db, Store, Tx } from './db.js';
 import type { Dialect } from './schema.js';
 import { FIELD_NAME } from './content-fields.js';
-import { KEYS, NEXT, OLD, copyChunk, createTable, currentGeneration, deleteChunk, execute, other, setAside, swap, tableExists, triggers, type Generation } from './dialect/sqlite-content-keys.js';
+import { KEYS, NEXT, OLD, copyChunk, createTable, currentGeneration, execute, retireStep, other, setAside, swap, tableExists, triggers, type Generation } from './dialect/sqlite-content-keys.js';
 
 export interface WantedIndex {
   type: string;
@@ -108,45 +108,45 @@ export class ContentFieldIndexes {
   private async rebuild(store: Store, indexes: WantedIndex[]): Promise<boolean> {
     if (!(await store.transaction((tx) => this.lease(tx)))) return false;
     await this.retire(store);
-    const leftover = await store.transaction(async (tx) => {
-      await this.lease(tx, true);
+    const leftover = await this.turn(store, async (tx) => {
       if (!(await tableExists(tx, NEXT))) return false;
       await execute(tx, setAside(NEXT));
       return true;
     });
     if (leftover) await this.retire(store);
-    await store.transaction(async (tx) => {
-      await this.lease(tx, true);
+    await this.turn(store, async (tx) => {
       const next = other(await currentGeneration(tx));
       await execute(tx, [...createTable(NEXT, next), ...indexes.map((index) => sqliteIndex(NEXT, index, next)), ...triggers([KEYS, NEXT])]);
     });
-    let after = 0;
-    for (;;) {
-      const last = await store.transaction(async (tx) => {
-        await this.lease(tx, true);
-        return copyChunk(tx, NEXT, after, this.chunk);
-      });
-      if (last === null) break;
-      after = last;
+    let after: number | null = 0;
+    while (after !== null) {
+      const from: number = after;
+      after = await this.turn(store, (tx): Promise<number | null> => copyChunk(tx, NEXT, from, this.chunk));
     }
-    await store.transaction(async (tx) => {
-      await this.lease(tx, true);
-      await execute(tx, swap());
-    });
+    await this.turn(store, (tx) => execute(tx, swap()));
     await this.retire(store);
     await store.transaction((tx) => tx.deleteFrom('settings').where('key', '=', BUILD_LEASE).execute());
     return true;
   }
 
-  /** SQLite: empties the table set aside (`content_keys_old`), `chunk` rows per write turn, then drops it. */
+  /** SQLite: takes the table set aside (`content_keys_old`) apart, a step per write turn, and drops it. */
   private async retire(store: Store): Promise<void> {
-    for (;;) {
-      const left = await store.transaction(async (tx) => {
-        await this.lease(tx, true);
-        return deleteChunk(tx, OLD, this.chunk);
-      });
-      if (!left) return;
-    }
+    while (await this.turn(store, (tx) => retireStep(tx, OLD, this.chunk * 10)));
+  }
+
+  /**
+   * SQLite: one step of a build in a write turn of its own, under the lease, then a pause as long
+   * as the turn: a build takes at most about half of the writer's time (and, in the writing
+   * process, of its event loop), so the requests meanwhile wait one turn at most.
+   */
+  private async turn<T>(store: Store, step: (tx: Tx) => Promise<T>): Promise<T> {
+    const started = performance.now();
+    const result = await store.transaction(async (tx) => {
+      await this.lease(tx, true);
+      return step(tx);
+    });
+    await new Promise((resolve) => setTimeout(resolve, performance.now() - started));
+    return result;
   }
 
   /** Takes or renews the build lease; false when another process holds it (`held`: it must be ours, or the build stops). */

@@ -102,11 +102,17 @@ export function setAside(table: string): string[] {
 }
 
 /**
- * Deletes up to `limit` rows of `table` (its pages freed as they empty, its indexes' entries with
- * them); when it has none left, drops it. False once the table is gone.
+ * One step of taking `table` apart, each small enough for one write turn: first its indexes, one
+ * per step (dropping an index frees its pages), then its rows, `limit` per step (with no index
+ * left, only the table's own pages), then the empty table. False once the table is gone.
  */
-export async function deleteChunk(db: Db, table: string, limit: number): Promise<boolean> {
+export async function retireStep(db: Db, table: string, limit: number): Promise<boolean> {
   if (!(await tableExists(db, table))) return false;
+  const { rows: indexes } = await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ${table} AND sql IS NOT NULL LIMIT 1`.execute(db);
+  if (indexes[0]) {
+    await sql`DROP INDEX ${sql.id(indexes[0].name)}`.execute(db);
+    return true;
+  }
   const { numAffectedRows } = await sql`DELETE FROM ${sql.table(table)} WHERE item IN (SELECT item FROM ${sql.table(table)} ORDER BY item LIMIT ${limit})`.execute(db);
   if (Number(numAffectedRows ?? 0) === 0) await sql`DROP TABLE ${sql.table(table)}`.execute(db);
   return true;
