@@ -322,9 +322,9 @@ export class ContentLists {
 
   /**
    * Where a list reads its items' keys: content, except on SQLite when typed fields are filtered or
-   * sorted on, where it reads content_keys —
-   * the narrow copy the field indexes are on (dialect/sqlite-content-keys.ts) — under the name
-   * `content`: it has every column these statements name, and content's rowid as its own.
+   * sorted on, where it reads content_keys — the narrow copy the field indexes are on
+   * (dialect/sqlite-content-keys.ts) — under the name `content`: it has every column these
+   * statements name, and content's rowid as its own.
    */
   private from(db: Db, filter: ContentFilter, order: SortKey[]) {
     const content = db.selectFrom('content');

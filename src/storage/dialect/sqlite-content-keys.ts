@@ -24,7 +24,7 @@ export type Generation = 'a' | 'b';
 /** The columns of `content` copied, after the item's rowid (`item`). */
 const COLUMNS = ['id', 'account_id', 'type', 'status', 'created_at', 'updated_at', 'published_at', 'publish_at', 'title_sort', 'fields'] as const;
 const LIST = COLUMNS.join(', ');
-const values = (row: 'NEW') => COLUMNS.map((column) => `${row}.${column}`).join(', ');
+const NEW_VALUES = COLUMNS.map((column) => `NEW.${column}`).join(', ');
 
 /**
  * The table, and its one index of its own: a type's items of an account by status and date, the
@@ -41,17 +41,18 @@ export function createTable(table: string, generation: Generation): string[] {
 
 /** The triggers that copy each change of `content` into `tables` (two while a copy is being filled). */
 export function triggers(tables: string[]): string[] {
-  const copy = (verb: string) => tables.map((table) => `${verb} INTO ${table} (item, ${LIST}) VALUES (NEW.rowid, ${values('NEW')});`).join('\n     ');
+  // INSERT OR REPLACE: during a build the copy may hold the row already (or not yet).
+  const copy = tables.map((table) => `INSERT OR REPLACE INTO ${table} (item, ${LIST}) VALUES (NEW.rowid, ${NEW_VALUES});`).join('\n     ');
   return [
     `DROP TRIGGER IF EXISTS content_keys_insert`,
     `DROP TRIGGER IF EXISTS content_keys_update`,
     `DROP TRIGGER IF EXISTS content_keys_delete`,
     `CREATE TRIGGER content_keys_insert AFTER INSERT ON content BEGIN
-     ${copy('INSERT OR REPLACE')}
+     ${copy}
    END`,
     // Every change of a copied column rewrites the row whole (updated_at moves on every write).
     `CREATE TRIGGER content_keys_update AFTER UPDATE OF ${LIST} ON content BEGIN
-     ${copy('INSERT OR REPLACE')}
+     ${copy}
    END`,
     `CREATE TRIGGER content_keys_delete AFTER DELETE ON content BEGIN
      ${tables.map((table) => `DELETE FROM ${table} WHERE item = OLD.rowid;`).join('\n     ')}
