@@ -173,9 +173,12 @@ for (const store of testStores()) {
   describe(`search totals beyond 10,000 (${store})`, () => {
     let server: TestServer;
     let account: TestAccount;
+    /** A title match created now (2026), before the items loaded below (2034): older than all of them by date and by creation order. */
+    let old: string;
     before(async () => {
       server = await startServer(store);
       account = await server.account();
+      old = (await server.client.post('/v1/content', { key: account.key, json: { title: 'Shared notes', type: 'manual', content: 'x' } })).body.data.id as string;
       // Bulk-loaded through the storage layer (creating 10,050 items over HTTPS would take minutes).
       const repo = new ContentRepository(server.app.store.dialect);
       const start = Date.parse('2034-01-01T00:00:00.000Z');
@@ -210,7 +213,7 @@ for (const store of testStores()) {
       assert.equal(page.pagination.total, 10_000);
       assert.equal(page.pagination.total_exact, false);
       assert.equal(page.pagination.has_more, true);
-      const deep = await search('q=shared&offset=10045');
+      const deep = await search('q=shared&offset=10046');
       assert.equal(deep.data.length, 5);
       assert.equal(deep.pagination.has_more, false);
       assert.equal(deep.pagination.next_cursor, null);
@@ -224,15 +227,14 @@ for (const store of testStores()) {
       }
       // Without q the total is exact at any size.
       const all = await search('limit=1');
-      assert.equal(all.pagination.total, 10_050);
+      assert.equal(all.pagination.total, 10_051);
       assert.ok(!('total_exact' in all.pagination));
     });
 
     // Runs last: it adds items to the account.
     it('ranks the newest 1,000 matches by relevance and the older ones newest first, cursors keeping the window', async () => {
-      // A title match created now (2026) is older than all 10,050 loaded items (2034): outside the
-      // window of the newest 1,000 matches, it follows every one of them instead of leading.
-      const old = (await server.client.post('/v1/content', { key: account.key, json: { title: 'Shared notes', type: 'manual', content: 'x' } })).body.data.id as string;
+      // The oldest item is a title match: outside the window of the newest 1,000 matches, it
+      // follows every one of them instead of leading.
       const seeded = (i: number) => `content_${String(i).padStart(26, '0')}`;
       const first = await search('q=shared&limit=3');
       assert.deepEqual(first.data.map((i) => i.id), [seeded(10_049), seeded(10_048), seeded(10_047)]);

@@ -4,7 +4,7 @@
 // from a count that stops at SEARCH_COUNT_CAP.
 import { sql, type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Db } from './db.js';
-import type { ContentSearch, SearchQuery, SearchWords } from './content-search.js';
+import type { ContentSearch, SearchIndex, SearchQuery, SearchWords } from './content-search.js';
 import { isModelField, isNullable, keysetAfter, orderItems, sortColumn, SORT_COLUMN, type KeyValue, type Position, type ResolvedKey, type SortKey } from './content-sort.js';
 import { publishingFilter, scheduledWithin, type PublishingFilter } from './content-list-publishing.js';
 import type { Database, Dialect } from './schema.js';
@@ -36,10 +36,15 @@ export interface ListQuery {
   floor?: Floor | null;
 }
 
-/** The oldest match a search ranks by relevance (created_at, id). */
+/**
+ * The oldest match a search ranks by relevance (created_at, id). On SQLite also `item`, its place
+ * in creation order (content's rowid): there the window is the matches created last, as the search
+ * index hands them out, and `item` is what the window's statements compare.
+ */
 export interface Floor {
   created_at: string;
   id: string;
+  item?: number;
 }
 
 /** How many of the newest matches a search ranks by relevance (CONTRACT.md §17); older ones follow newest first. */
@@ -108,8 +113,8 @@ export class ContentLists {
     if (firstByRelevance(query)) {
       // The first page of a search by relevance reads its newest matches up to the window's size
       // plus one: when there are no more, it has counted them all.
-      const page = await this.page(db, accountId, query);
-      const counted = page.floor === null && page.matched !== undefined ? { total: page.matched, exact: true } : await this.total(db, accountId, query.filter, query.search);
+      const { counted: pageCounted, ...page } = await this.page(db, accountId, query);
+      const counted = pageCounted ?? (page.floor === null && page.matched !== undefined ? { total: page.matched, exact: true } : await this.total(db, accountId, query.filter, query.search));
       return { ...page, ...counted };
     }
     if (this.countedWithPage(query)) {
@@ -146,7 +151,9 @@ export class ContentLists {
     let rows: Row[];
     let matched: number | undefined;
     let counted: Counted | undefined;
-    if (query.search && firstByRelevance(query)) {
+    if (query.search?.index && firstByRelevance(query)) {
+      ({ rows, floor, counted } = await this.firstFromIndex(db, accountId, query, query.search.index, want));
+    } else if (query.search && firstByRelevance(query)) {
       ({ rows, floor, matched } = await this.firstByRelevance(db, accountId, query, query.search, want));
     } else if (query.search && byRelevance(query)) {
       floor = query.floor !== undefined ? query.floor : await this.floorOf(db, accountId, query);
@@ -194,6 +201,59 @@ export class ContentLists {
       .offset(RELEVANCE_WINDOW - 1)
       .executeTakeFirst();
     return row ? { created_at: row.created_at, id: row.id } : null;
+  }
+
+  /**
+   * SQLite, the first page of a search by relevance, from the search index in its own order (FTS5
+   * hands out matches by rowid, content's, which follows creation): the window is the
+   * RELEVANCE_WINDOW matches created last. One pass counts the matches (up to SEARCH_COUNT_CAP + 1)
+   * and finds the window's oldest; a second reads the window's title matches, the first tier. Only
+   * when they do not fill the page are the window's other matches read; the page is ranked by tier,
+   * then newest first, then id, the order the cursor's pages continue in SQL. Each match's keys
+   * come from content_keys, the narrow copy, looked up by rowid.
+   */
+  private async firstFromIndex(db: Db, accountId: string, query: ListQuery, index: SearchIndex, want: number): Promise<{ rows: Row[]; floor: Floor | null; counted: Counted }> {
+    const matches = (match: string) =>
+      this.narrow(
+        db,
+        accountId,
+        (db.selectFrom(sql`${sql.table(index.table)}`.as(index.table)).crossJoin('content_keys as content') as unknown as ReturnType<typeof db.selectFrom<'content'>>).where(
+          sql<SqlBool>`content.item = ${sql.ref(`${index.table}.rowid`)} AND ${sql.table(index.table)} MATCH ${match} AND +content.account_id = ${accountId}`,
+        ),
+        query.filter,
+      );
+    // With no other filter the index alone answers (its expression names the account): no item is read.
+    const filtered = Object.values(query.filter).some((value) => value !== undefined && !(Array.isArray(value) && value.length === 0));
+    const newest = filtered
+      ? matches(index.all).select(sql<number>`content.item`.as('item')).orderBy(sql.ref(`${index.table}.rowid`), 'desc').limit(SEARCH_COUNT_CAP + 1)
+      : sql`(SELECT rowid AS item FROM ${sql.table(index.table)} WHERE ${sql.table(index.table)} MATCH ${index.all} ORDER BY rowid DESC LIMIT ${SEARCH_COUNT_CAP + 1})`;
+    const { n, edge } = (
+      await sql<{ n: number; edge: number | null }>`WITH newest AS MATERIALIZED ${newest}
+        SELECT (SELECT count(*) FROM newest) AS n, (SELECT item FROM newest ORDER BY item DESC LIMIT 1 OFFSET ${RELEVANCE_WINDOW - 1}) AS edge`.execute(db)
+    ).rows[0]!;
+    const counted = capped(Number(n));
+    const inWindow = (match: string) => {
+      const q = matches(match).select(['content.id', 'content.created_at', sql<number>`content.item`.as('item')]);
+      return (edge === null ? q : q.where(sql.ref(`${index.table}.rowid`), '>=', edge)).execute();
+    };
+    const byDate = (a: { created_at: string; id: string }, b: { created_at: string; id: string }) => descending(a.created_at, b.created_at) || descending(a.id, b.id);
+    const titled = (await inWindow(index.title)).map((row) => ({ id: row.id, created_at: String(row.created_at), relevance: 1 })).sort(byDate);
+    let ranked: Row[] = titled;
+    if (titled.length < query.offset + want) {
+      const inTitle = new Set(titled.map((row) => row.id));
+      const rest = (await inWindow(index.all)).filter((row) => !inTitle.has(row.id)).map((row) => ({ id: row.id, created_at: String(row.created_at), relevance: 0 }));
+      ranked = [...titled, ...rest.sort(byDate)];
+    }
+    let floor: Floor | null = null;
+    if (edge !== null) {
+      const oldest = await db.selectFrom('content_keys').select(['created_at', 'id']).where('item', '=', edge).executeTakeFirst();
+      // Deleted since the count: the window's oldest that is still there stands in.
+      floor = oldest ? { created_at: oldest.created_at, id: oldest.id, item: edge } : { created_at: '0000-01-01T00:00:00.000Z', id: 'content_00000000000000000000000000', item: edge };
+    }
+    const rows = ranked.slice(query.offset, query.offset + want);
+    if (rows.length >= want || floor === null) return { rows, floor, counted };
+    const older = await this.older(db, accountId, query, floor, undefined, want - rows.length, Math.max(0, query.offset - ranked.length));
+    return { rows: [...rows, ...older], floor, counted };
   }
 
   /**
@@ -312,7 +372,12 @@ export class ContentLists {
   /** The account's items that pass the filters and match the search (whose condition names the account itself). */
   private filtered(db: Db, accountId: string, filter: ContentFilter, search?: SearchQuery, order: SortKey[] = []) {
     const from = this.from(db, filter, order);
-    let query = search ? from.where(search.matches) : from.where('account_id', '=', accountId);
+    return this.narrow(db, accountId, search ? from.where(search.matches) : from.where('account_id', '=', accountId), filter);
+  }
+
+  /** `query` (over content, or content_keys named content) narrowed by the list's filters. */
+  private narrow<Q extends ReturnType<Db['selectFrom']>>(db: Db, accountId: string, from: Q, filter: ContentFilter) {
+    let query = from as unknown as ReturnType<typeof db.selectFrom<'content'>>;
     if (filter.type !== undefined) query = query.where('type', '=', filter.type);
     if (filter.status !== undefined) query = query.where('status', '=', filter.status);
     // With typed fields the type is a literal: the expression indexes are partial on it (WHERE type = 'manual').
@@ -408,8 +473,9 @@ const byRelevance = (query: ListQuery) => query.order.some((key) => key.field ==
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- over content
 type Eb = ExpressionBuilder<any, any>;
 
-/** The item is the floor or newer (created_at, then id, as the window's order). */
+/** The item is the floor or newer (created_at, then id, as the window's order; on SQLite by creation order, rowid). */
 function atOrAbove(eb: Eb, floor: Floor): Expression<SqlBool> {
+  if (floor.item !== undefined) return eb(sql.ref('content.rowid'), '>=', floor.item);
   const created = sql.ref('content.created_at');
   return eb.or([eb(created, '>', floor.created_at), eb.and([eb(created, '=', floor.created_at), eb(sql.ref('content.id'), '>=', floor.id)])]);
 }

@@ -28,6 +28,19 @@ export interface SearchQuery {
    * list counts its own statement's matches.
    */
   count?(db: Db, cap: number): Promise<number>;
+  /**
+   * SQLite: the search index itself, for statements that read the matches newest first from it.
+   * FTS5 hands its matches out in rowid order, and its rowid is content's, which follows the order
+   * items were created in; `all` matches every word (in the account), `title` the title alone.
+   */
+  index?: SearchIndex;
+}
+
+/** An FTS5 table (rowid: content's) and the MATCH expressions of a search: every word, and the title alone; each names the account. */
+export interface SearchIndex {
+  table: string;
+  all: string;
+  title: string;
 }
 
 export interface ContentSearch {

@@ -45,8 +45,11 @@ interface CursorBody {
   o: string | null;
   k: KeyValue[];
   i: string;
-  /** A search by relevance: the floor of its ranked window [created_at, id], or null (every match ranked). */
-  w?: [string, string] | null;
+  /**
+   * A search by relevance: the floor of its ranked window [created_at, id], plus on SQLite the
+   * item's place in creation order (ListQuery's Floor.item), or null (every match ranked).
+   */
+  w?: [string, string] | [string, string, number] | null;
 }
 
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -88,7 +91,7 @@ export function encodeCursor(accountId: string, request: ListRequest, position: 
     o: request.sort ?? null,
     k: position.values,
     i: position.id,
-    ...(floor !== undefined ? { w: floor && [floor.created_at, floor.id] } : {}),
+    ...(floor !== undefined ? { w: floor && (floor.item !== undefined ? [floor.created_at, floor.id, floor.item] : [floor.created_at, floor.id]) } : {}),
   };
   return Buffer.from(JSON.stringify(body)).toString('base64url');
 }
@@ -130,8 +133,14 @@ function decodeCursor(accountId: string, cursor: string): { body: CursorBody; or
   if (!Array.isArray(body.k) || body.k.length !== order.length || !order.every((key, i) => validValue(key.field, body.k[i]))) return undefined;
   if (typeof body.i !== 'string' || !CONTENT_ID.test(body.i)) return undefined;
   const ranked = order.some((key) => key.field === 'relevance');
-  if (ranked ? !(body.w === null || (Array.isArray(body.w) && body.w.length === 2 && TIMESTAMP.test(String(body.w[0])) && CONTENT_ID.test(String(body.w[1])))) : body.w !== undefined) return undefined;
+  if (ranked ? !(body.w === null || validFloor(body.w)) : body.w !== undefined) return undefined;
   return { body, order };
+}
+
+/** A cursor's floor: [created_at, id], or [created_at, id, item] (a positive integer). */
+function validFloor(w: unknown): boolean {
+  if (!Array.isArray(w) || (w.length !== 2 && w.length !== 3)) return false;
+  return TIMESTAMP.test(String(w[0])) && CONTENT_ID.test(String(w[1])) && (w.length === 2 || (Number.isSafeInteger(w[2]) && (w[2] as number) > 0));
 }
 
 const bad = (field: string, message: string): FieldError => ({ field, code: 'invalid_value', message });
@@ -200,7 +209,7 @@ export async function listRequest(accountId: string, query: ContentListQuery, mo
         limit: window.limit,
         offset: null,
         fieldParams: body.f ?? [],
-        ...(body.w !== undefined ? { floor: body.w && { created_at: body.w[0], id: body.w[1] } } : {}),
+        ...(body.w !== undefined ? { floor: body.w && { created_at: body.w[0], id: body.w[1], ...(body.w.length === 3 ? { item: body.w[2] } : {}) } } : {}),
       };
     }
   }

@@ -18,6 +18,7 @@ const rowsMatching = (match: string) => sql`content.rowid IN (SELECT rowid FROM 
 
 export const sqliteSearch: ContentSearch = {
   prepare: async (_db, accountId, words) => ({
+    index: { table: 'content_fts', all: expression(accountId, '{title content}', words), title: expression(accountId, 'title', words) },
     // The index alone: it holds one entry per item (the triggers keep it so in every write's
     // transaction) and the account's id, so no item's row is read to count.
     count: async (db, cap) => {
