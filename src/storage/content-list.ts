@@ -72,8 +72,6 @@ export interface ListPage {
   next: Position | null;
   /** A search by relevance: the floor its pages rank above (ListQuery.floor), for the cursor. */
   floor?: Floor | null;
-  /** The first page of a search by relevance: how many matches its window statement read (all of them when `floor` is null). */
-  matched?: number;
 }
 
 export interface Counted {
@@ -111,10 +109,9 @@ export class ContentLists {
   /** A page and the list's total. */
   async list(db: Db, accountId: string, query: ListQuery): Promise<ListPage & Counted> {
     if (firstByRelevance(query)) {
-      // The first page of a search by relevance reads its newest matches up to the window's size
-      // plus one: when there are no more, it has counted them all.
+      // The first page of a search by relevance counts the matches in the pass that finds its window.
       const { counted: pageCounted, ...page } = await this.page(db, accountId, query);
-      const counted = pageCounted ?? (page.floor === null && page.matched !== undefined ? { total: page.matched, exact: true } : await this.total(db, accountId, query.filter, query.search));
+      const counted = pageCounted ?? (await this.total(db, accountId, query.filter, query.search));
       return { ...page, ...counted };
     }
     if (this.countedWithPage(query)) {
@@ -149,12 +146,11 @@ export class ContentLists {
     const want = query.limit + 1;
     let floor: Floor | null | undefined;
     let rows: Row[];
-    let matched: number | undefined;
     let counted: Counted | undefined;
     if (query.search?.index && firstByRelevance(query)) {
       ({ rows, floor, counted } = await this.firstFromIndex(db, accountId, query, query.search.index, want));
     } else if (query.search && firstByRelevance(query)) {
-      ({ rows, floor, matched } = await this.firstByRelevance(db, accountId, query, query.search, want));
+      ({ rows, floor, counted } = await this.firstByRelevance(db, accountId, query, query.search, want));
     } else if (query.search && byRelevance(query)) {
       floor = query.floor !== undefined ? query.floor : await this.floorOf(db, accountId, query);
       rows = await this.byRelevance(db, accountId, query, floor, want);
@@ -173,7 +169,6 @@ export class ContentLists {
       rows: await this.shown(db, page.map((row) => row.id)),
       next: rows.length > query.limit && last ? positionOf(last, query.order) : null,
       ...(floor !== undefined ? { floor } : {}),
-      ...(matched !== undefined ? { matched } : {}),
       ...(counted ? { counted } : {}),
     };
   }
@@ -263,14 +258,23 @@ export class ContentLists {
    * the order the cursor's pages continue in SQL. A page past the window continues among the older
    * matches, newest first.
    */
-  private async firstByRelevance(db: Db, accountId: string, query: ListQuery, search: SearchQuery, want: number): Promise<{ rows: Row[]; floor: Floor | null; matched: number }> {
-    const newest = (await this.filtered(db, accountId, query.filter, search, query.order)
-      .select(['content.id', 'content.created_at'])
+  private async firstByRelevance(db: Db, accountId: string, query: ListQuery, search: SearchQuery, want: number): Promise<{ rows: Row[]; floor: Floor | null; counted: Counted }> {
+    // The matches are all read to order them, so they are counted in the same pass; the tier is
+    // worked out on the window's rows only (PostgreSQL's reads each one's search vector).
+    const window = this.filtered(db, accountId, query.filter, search, query.order)
+      .select(['content.id', 'content.created_at', sql<number>`count(*) OVER ()`.as('matches')])
+      .$if(search.tierColumn !== undefined, (q) => q.select(sql.ref(`content.${search.tierColumn}`).as(search.tierColumn!)))
+      .orderBy('content.created_at', 'desc')
+      .orderBy('content.id', 'desc')
+      .limit(RELEVANCE_WINDOW + 1);
+    const newest = (await db
+      .selectFrom(window.as('content'))
+      .select(['content.id', 'content.created_at', 'content.matches'])
       .select(search.inTitle.as('relevance'))
       .orderBy('content.created_at', 'desc')
       .orderBy('content.id', 'desc')
-      .limit(RELEVANCE_WINDOW + 1)
-      .execute()) as Row[];
+      .execute()) as (Row & { matches: number | string })[];
+    const counted = capped(newest[0] ? Number(newest[0].matches) : 0);
     const edge = newest.length > RELEVANCE_WINDOW ? newest[RELEVANCE_WINDOW - 1]! : undefined;
     const floor = edge ? { created_at: String(edge.created_at), id: edge.id } : null;
     const ranked = newest
@@ -278,9 +282,9 @@ export class ContentLists {
       .map((row) => ({ id: row.id, created_at: String(row.created_at), relevance: Number(row.relevance) }))
       .sort((a, b) => b.relevance - a.relevance || descending(a.created_at, b.created_at) || descending(a.id, b.id));
     const rows = ranked.slice(query.offset, query.offset + want);
-    if (rows.length >= want || floor === null) return { rows, floor, matched: newest.length };
+    if (rows.length >= want || floor === null) return { rows, floor, counted };
     const older = await this.older(db, accountId, query, floor, undefined, want - rows.length, Math.max(0, query.offset - ranked.length));
-    return { rows: [...rows, ...older], floor, matched: newest.length };
+    return { rows: [...rows, ...older], floor, counted };
   }
 
   /** The matches below the floor, newest first (relevance OUTSIDE), after `after` (a cursor's position among them). */

@@ -22,6 +22,8 @@ export interface SearchQuery {
   matches: RawBuilder<SqlBool>;
   /** The relevance tier of a matching item: 1 when its title alone matches every word, else 0. */
   inTitle: RawBuilder<number>;
+  /** The column of content `inTitle` reads, when it can be worked out over a subquery that selects it under its name (PostgreSQL's `search`). */
+  tierColumn?: string;
   /**
    * How many of the account's items match, counted up to `cap`, without reading any item (for a
    * search with no other filter), where the store's search index can: SQLite's FTS5. Otherwise the

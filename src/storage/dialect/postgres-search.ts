@@ -14,6 +14,7 @@ export const postgresSearch: ContentSearch = {
       // The index holds both: one lookup finds the account's matching items.
       matches: sql<SqlBool>`content.account_id = ${accountId} AND content.search @@ ${query}::tsquery`,
       inTitle: sql<number>`(ts_filter(content.search, '{a}') @@ ${query}::tsquery)::int`,
+      tierColumn: 'search',
     };
   },
 };
