@@ -36,7 +36,7 @@ export async function explain(store: StoreConfig, accountId: string, cases: Plan
       const search = c.words && (await repo.prepareSearch(db, accountId, c.words));
       await repo.list(db, accountId, { ...c.query, search });
       const steps: string[] = [];
-      for (const statement of sent.filter((s) => /from "content(_counts|_keys)?"/.test(s.sql))) {
+      for (const statement of sent.filter((s) => /from "content(_counts|_keys|_fts)?"/i.test(s.sql))) {
         const text = store.kind === 'sqlite' ? `EXPLAIN QUERY PLAN ${statement.sql}` : `EXPLAIN ${statement.sql}`;
         const { rows } = await db.executeQuery<Record<string, string>>(CompiledQuery.raw(text, [...statement.parameters]));
         for (const row of rows) {

@@ -201,52 +201,70 @@ export class ContentLists {
   /**
    * SQLite, the first page of a search by relevance, from the search index in its own order (FTS5
    * hands out matches by rowid, content's, which follows creation): the window is the
-   * RELEVANCE_WINDOW matches created last. One pass counts the matches (up to SEARCH_COUNT_CAP + 1)
-   * and finds the window's oldest; a second reads the window's title matches, the first tier. Only
-   * when they do not fill the page are the window's other matches read; the page is ranked by tier,
-   * then newest first, then id, the order the cursor's pages continue in SQL. Each match's keys
-   * come from content_keys, the narrow copy, looked up by rowid.
+   * RELEVANCE_WINDOW matches created last. One statement walks the index newest first, counting the
+   * matches (up to SEARCH_COUNT_CAP + 1) and handing back the window's rowids with their tier (the
+   * title's matches, one more walk of the index); with no other filter it reads no item, as the
+   * index's expression names the account. Then only the items the page may need are looked up in
+   * content_keys by rowid (the window's title matches, or all of it when they do not fill the
+   * page), and ranked by tier, then newest first, then id: the order the cursor's pages continue in SQL.
    */
   private async firstFromIndex(db: Db, accountId: string, query: ListQuery, index: SearchIndex, want: number): Promise<{ rows: Row[]; floor: Floor | null; counted: Counted }> {
-    const matches = (match: string) =>
-      this.narrow(
-        db,
-        accountId,
-        (db.selectFrom(sql`${sql.table(index.table)}`.as(index.table)).crossJoin('content_keys as content') as unknown as ReturnType<typeof db.selectFrom<'content'>>).where(
-          sql<SqlBool>`content.item = ${sql.ref(`${index.table}.rowid`)} AND ${sql.table(index.table)} MATCH ${match} AND +content.account_id = ${accountId}`,
-        ),
-        query.filter,
-      );
-    // With no other filter the index alone answers (its expression names the account): no item is read.
+    const fts = sql.table(index.table);
     const filtered = Object.values(query.filter).some((value) => value !== undefined && !(Array.isArray(value) && value.length === 0));
-    const newest = filtered
-      ? matches(index.all).select(sql<number>`content.item`.as('item')).orderBy(sql.ref(`${index.table}.rowid`), 'desc').limit(SEARCH_COUNT_CAP + 1)
-      : sql`(SELECT rowid AS item FROM ${sql.table(index.table)} WHERE ${sql.table(index.table)} MATCH ${index.all} ORDER BY rowid DESC LIMIT ${SEARCH_COUNT_CAP + 1})`;
-    const { n, edge } = (
-      await sql<{ n: number; edge: number | null }>`WITH newest AS MATERIALIZED ${newest}
-        SELECT (SELECT count(*) FROM newest) AS n, (SELECT item FROM newest ORDER BY item DESC LIMIT 1 OFFSET ${RELEVANCE_WINDOW - 1}) AS edge`.execute(db)
-    ).rows[0]!;
+    // FTS5 walks an index twice as fast in rowid order as backwards: every match up to the count's
+    // cap is read oldest first, and the window taken from the top of them; only past the cap is
+    // the index walked again, newest first, for the window alone.
+    const walk = (newestFirst: boolean, limit: number) =>
+      filtered
+        ? this.narrow(
+            db,
+            accountId,
+            (db.selectFrom(sql`${fts}`.as(index.table)).crossJoin('content_keys as content') as unknown as ReturnType<typeof db.selectFrom<'content'>>).where(
+              sql<SqlBool>`content.item = ${sql.ref(`${index.table}.rowid`)} AND ${fts} MATCH ${index.all} AND +content.account_id = ${accountId}`,
+            ),
+            query.filter,
+          )
+            .select(sql<number>`content.item`.as('item'))
+            .$if(newestFirst, (q) => q.orderBy(sql.ref(`${index.table}.rowid`), 'desc'))
+            .limit(limit)
+        : sql`(SELECT rowid AS item FROM ${fts} WHERE ${fts} MATCH ${index.all} ${newestFirst ? sql`ORDER BY rowid DESC` : sql``} LIMIT ${limit})`;
+    const windowOf = async (matches: ReturnType<typeof walk>) =>
+      (
+        await sql<{ n: number; window: string }>`WITH matches AS MATERIALIZED ${matches}
+          SELECT (SELECT count(*) FROM matches) AS n,
+            (SELECT json_group_array(json_array(item, item IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${index.title})))
+               FROM (SELECT item FROM matches ORDER BY item DESC LIMIT ${RELEVANCE_WINDOW + 1})) AS window`.execute(db)
+      ).rows[0]!;
+    const all = await windowOf(walk(false, SEARCH_COUNT_CAP + 1));
+    const { n } = all;
+    const { window } = n > SEARCH_COUNT_CAP ? await windowOf(walk(true, RELEVANCE_WINDOW + 1)) : all;
     const counted = capped(Number(n));
-    const inWindow = (match: string) => {
-      const q = matches(match).select(['content.id', 'content.created_at', sql<number>`content.item`.as('item')]);
-      return (edge === null ? q : q.where(sql.ref(`${index.table}.rowid`), '>=', edge)).execute();
-    };
-    const byDate = (a: { created_at: string; id: string }, b: { created_at: string; id: string }) => descending(a.created_at, b.created_at) || descending(a.id, b.id);
-    const titled = (await inWindow(index.title)).map((row) => ({ id: row.id, created_at: String(row.created_at), relevance: 1 })).sort(byDate);
-    let ranked: Row[] = titled;
-    if (titled.length < query.offset + want) {
-      const inTitle = new Set(titled.map((row) => row.id));
-      const rest = (await inWindow(index.all)).filter((row) => !inTitle.has(row.id)).map((row) => ({ id: row.id, created_at: String(row.created_at), relevance: 0 }));
-      ranked = [...titled, ...rest.sort(byDate)];
-    }
-    let floor: Floor | null = null;
-    if (edge !== null) {
-      const oldest = await db.selectFrom('content_keys').select(['created_at', 'id']).where('item', '=', edge).executeTakeFirst();
-      // Deleted since the count: the window's oldest that is still there stands in.
-      floor = oldest ? { created_at: oldest.created_at, id: oldest.id, item: edge } : { created_at: '0000-01-01T00:00:00.000Z', id: 'content_00000000000000000000000000', item: edge };
-    }
-    const rows = ranked.slice(query.offset, query.offset + want);
-    if (rows.length >= want || floor === null) return { rows, floor, counted };
+    const matches = JSON.parse(window) as [item: number, tier: 0 | 1][];
+    const edge = matches.length > RELEVANCE_WINDOW ? matches[RELEVANCE_WINDOW - 1]![0] : undefined;
+    const ranked = matches.slice(0, RELEVANCE_WINDOW);
+    const titled = ranked.filter(([, tier]) => tier === 1);
+    const needed = titled.length >= query.offset + want ? titled : ranked;
+    const items = needed.map(([item]) => item);
+    if (edge !== undefined) items.push(edge);
+    const keys = new Map(
+      (await db.selectFrom('content_keys').select(['item', 'id', 'created_at']).where('item', 'in', sql<number>`(SELECT value FROM json_each(${JSON.stringify(items)}))`).execute()).map((row) => [
+        row.item,
+        row,
+      ]),
+    );
+    // An item deleted since the walk has no keys and is left out.
+    const rows = needed
+      .flatMap(([item, tier]) => {
+        const key = keys.get(item);
+        return key ? [{ id: key.id, created_at: String(key.created_at), relevance: tier }] : [];
+      })
+      .sort((a, b) => b.relevance - a.relevance || descending(a.created_at, b.created_at) || descending(a.id, b.id))
+      .slice(query.offset, query.offset + want);
+    if (edge === undefined) return { rows, floor: null, counted };
+    // The cursor compares the edge's rowid; its date and id stand in should it be gone meanwhile.
+    const oldest = keys.get(edge);
+    const floor = { created_at: oldest ? String(oldest.created_at) : '0000-01-01T00:00:00.000Z', id: oldest?.id ?? 'content_00000000000000000000000000', item: edge };
+    if (rows.length >= want) return { rows, floor, counted };
     const older = await this.older(db, accountId, query, floor, undefined, want - rows.length, Math.max(0, query.offset - ranked.length));
     return { rows: [...rows, ...older], floor, counted };
   }
