@@ -204,9 +204,9 @@ export class ContentLists {
    * RELEVANCE_WINDOW matches created last. One statement walks the index newest first, counting the
    * matches (up to SEARCH_COUNT_CAP + 1) and handing back the window's rowids with their tier (the
    * title's matches, one more walk of the index); with no other filter it reads no item, as the
-   * index's expression names the account. Then only the items the page may need are looked up in
-   * content_keys by rowid (the window's title matches, or all of it when they do not fill the
-   * page), and ranked by tier, then newest first, then id: the order the cursor's pages continue in SQL.
+   * index's expression names the account. Then only the items the page may need are looked up by
+   * rowid (the window's title matches, or all of it when they do not fill the page), and ranked by
+   * tier, then newest first, then id: the order the cursor's pages continue in SQL.
    */
   private async firstFromIndex(db: Db, accountId: string, query: ListQuery, index: SearchIndex, want: number): Promise<{ rows: Row[]; floor: Floor | null; counted: Counted }> {
     const fts = sql.table(index.table);
@@ -246,12 +246,14 @@ export class ContentLists {
     const needed = titled.length >= query.offset + want ? titled : ranked;
     const items = needed.map(([item]) => item);
     if (edge !== undefined) items.push(edge);
-    const keys = new Map(
-      (await db.selectFrom('content_keys').select(['item', 'id', 'created_at']).where('item', 'in', sql<number>`(SELECT value FROM json_each(${JSON.stringify(items)}))`).execute()).map((row) => [
-        row.item,
-        row,
-      ]),
-    );
+    // A few (about the page's own rows) are read from content, whose pages the page's read then
+    // finds in the cache; more from content_keys, whose rows are narrow.
+    const listed = sql<number>`(SELECT value FROM json_each(${JSON.stringify(items)}))`;
+    const found =
+      items.length <= 2 * want
+        ? await db.selectFrom('content').select([sql<number>`content.rowid`.as('item'), 'id', 'created_at']).where(sql.ref('content.rowid'), 'in', listed).execute()
+        : await db.selectFrom('content_keys').select(['item', 'id', 'created_at']).where('item', 'in', listed).execute();
+    const keys = new Map(found.map((row) => [row.item, row]));
     // An item deleted since the walk has no keys and is left out.
     const rows = needed
       .flatMap(([item, tier]) => {
