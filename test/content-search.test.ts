@@ -225,6 +225,12 @@ for (const store of testStores()) {
         assert.equal(page.pagination.total, total, query);
         assert.ok(!('total_exact' in page.pagination), query);
       }
+      // Every "rare" match is a title match: the page is the newest of them, and its cursor goes on from there.
+      const seeded = (i: number) => `content_${String(i).padStart(26, '0')}`;
+      const rare = await search('q=rare&limit=3');
+      assert.deepEqual(rare.data.map((i) => i.id), [seeded(10_048), seeded(10_046), seeded(10_044)]);
+      const next = await search(`cursor=${rare.pagination.next_cursor}&limit=3`);
+      assert.deepEqual(next.data.map((i) => i.id), [seeded(10_042), seeded(10_040), seeded(10_038)]);
       // Without q the total is exact at any size.
       const all = await search('limit=1');
       assert.equal(all.pagination.total, 10_051);

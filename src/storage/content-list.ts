@@ -201,10 +201,10 @@ export class ContentLists {
   /**
    * SQLite, the first page of a search by relevance, from the search index in its own order (FTS5
    * hands out matches by rowid, content's, which follows creation): the window is the
-   * RELEVANCE_WINDOW matches created last. One statement walks the index newest first, counting the
-   * matches (up to SEARCH_COUNT_CAP + 1) and handing back the window's rowids with their tier (the
-   * title's matches, one more walk of the index); with no other filter it reads no item, as the
-   * index's expression names the account. Then only the items the page may need are looked up by
+   * RELEVANCE_WINDOW matches created last. One statement walks the index, counting the matches (up
+   * to SEARCH_COUNT_CAP + 1) and handing back the window's rowids with their tier (the title's
+   * matches, one more walk of the index); with no other filter it reads no item, as the index's
+   * expression names the account. Then only the items the page may need are looked up by
    * rowid (the window's title matches, or all of it when they do not fill the page), and ranked by
    * tier, then newest first, then id: the order the cursor's pages continue in SQL.
    */
@@ -243,25 +243,31 @@ export class ContentLists {
     const edge = matches.length > RELEVANCE_WINDOW ? matches[RELEVANCE_WINDOW - 1]![0] : undefined;
     const ranked = matches.slice(0, RELEVANCE_WINDOW);
     const titled = ranked.filter(([, tier]) => tier === 1);
-    const needed = titled.length >= query.offset + want ? titled : ranked;
-    const items = needed.map(([item]) => item);
-    if (edge !== undefined) items.push(edge);
-    // A few (about the page's own rows) are read from content, whose pages the page's read then
-    // finds in the cache; more from content_keys, whose rows are narrow.
-    const listed = sql<number>`(SELECT value FROM json_each(${JSON.stringify(items)}))`;
-    const found =
-      items.length <= 2 * want
-        ? await db.selectFrom('content').select([sql<number>`content.rowid`.as('item'), 'id', 'created_at']).where(sql.ref('content.rowid'), 'in', listed).execute()
-        : await db.selectFrom('content_keys').select(['item', 'id', 'created_at']).where('item', 'in', listed).execute();
-    const keys = new Map(found.map((row) => [row.item, row]));
-    // An item deleted since the walk has no keys and is left out.
-    const rows = needed
-      .flatMap(([item, tier]) => {
-        const key = keys.get(item);
-        return key ? [{ id: key.id, created_at: String(key.created_at), relevance: tier }] : [];
-      })
-      .sort((a, b) => b.relevance - a.relevance || descending(a.created_at, b.created_at) || descending(a.id, b.id))
-      .slice(query.offset, query.offset + want);
+    // The page's matches among `needed`, ranked; the keys read (the edge's too).
+    const rank = async (needed: typeof ranked) => {
+      const items = needed.map(([item]) => item);
+      if (edge !== undefined) items.push(edge);
+      // A few (about the page's own rows) are read from content, whose pages the page's read then
+      // finds in the cache; more from content_keys, whose rows are narrow.
+      const listed = sql<number>`(SELECT value FROM json_each(${JSON.stringify(items)}))`;
+      const found =
+        items.length <= 2 * want
+          ? await db.selectFrom('content').select([sql<number>`content.rowid`.as('item'), 'id', 'created_at']).where(sql.ref('content.rowid'), 'in', listed).execute()
+          : await db.selectFrom('content_keys').select(['item', 'id', 'created_at']).where('item', 'in', listed).execute();
+      const keys = new Map(found.map((row) => [row.item, row]));
+      // An item deleted since the walk has no keys and is left out.
+      const rows = needed
+        .flatMap(([item, tier]) => {
+          const key = keys.get(item);
+          return key ? [{ id: key.id, created_at: String(key.created_at), relevance: tier }] : [];
+        })
+        .sort((a, b) => b.relevance - a.relevance || descending(a.created_at, b.created_at) || descending(a.id, b.id))
+        .slice(query.offset, query.offset + want);
+      return { rows, keys };
+    };
+    // The title matches alone when they fill the page (and still do: one may have been deleted since).
+    let { rows, keys } = await rank(titled.length >= query.offset + want ? titled : ranked);
+    if (rows.length < want && titled.length >= query.offset + want) ({ rows, keys } = await rank(ranked));
     if (edge === undefined) return { rows, floor: null, counted };
     // The cursor compares the edge's rowid; its date and id stand in should it be gone meanwhile.
     const oldest = keys.get(edge);

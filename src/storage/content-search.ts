@@ -31,7 +31,7 @@ export interface SearchQuery {
    */
   count?(db: Db, cap: number): Promise<number>;
   /**
-   * SQLite: the search index itself, for statements that read the matches newest first from it.
+   * SQLite: the search index itself, for statements that find the newest matches in it.
    * FTS5 hands its matches out in rowid order, and its rowid is content's, which follows the order
    * items were created in; `all` matches every word (in the account), `title` the title alone.
    */
