@@ -261,7 +261,7 @@ export class ContentLists {
           const key = keys.get(item);
           return key ? [{ id: key.id, created_at: String(key.created_at), relevance: tier }] : [];
         })
-        .sort((a, b) => b.relevance - a.relevance || descending(a.created_at, b.created_at) || descending(a.id, b.id))
+        .sort(inWindowOrder)
         .slice(query.offset, query.offset + want);
       return { rows, keys };
     };
@@ -306,7 +306,7 @@ export class ContentLists {
     const ranked = newest
       .slice(0, RELEVANCE_WINDOW)
       .map((row) => ({ id: row.id, created_at: String(row.created_at), relevance: Number(row.relevance) }))
-      .sort((a, b) => b.relevance - a.relevance || descending(a.created_at, b.created_at) || descending(a.id, b.id));
+      .sort(inWindowOrder);
     const rows = ranked.slice(query.offset, query.offset + want);
     if (rows.length >= want || floor === null) return { rows, floor, counted };
     const older = await this.older(db, accountId, query, floor, undefined, want - rows.length, Math.max(0, query.offset - ranked.length));
@@ -494,6 +494,10 @@ function keyColumns(order: SortKey[]) {
 
 /** For a descending sort: negative when `a` comes first (the greater), as SQL compares text byte by byte (ids and timestamps are ASCII). */
 const descending = (a: string, b: string) => (a > b ? -1 : a < b ? 1 : 0);
+
+/** A window's order, as the cursor's pages continue it in SQL: tier, then newest first, then id. */
+const inWindowOrder = (a: { relevance: number; created_at: string; id: string }, b: { relevance: number; created_at: string; id: string }) =>
+  b.relevance - a.relevance || descending(a.created_at, b.created_at) || descending(a.id, b.id);
 
 /** The first page of a search by relevance: no cursor (and so no floor) yet. */
 const firstByRelevance = (query: ListQuery): boolean => query.search !== undefined && byRelevance(query) && query.floor === undefined && query.after === undefined;
