@@ -158,6 +158,58 @@ for (const store of testStores()) {
       assert.deepEqual(events.map((e) => e.type), ['content.created', 'content.updated', 'content.updated']);
     });
 
+    it('creates made together get the slugs and outcomes that one create after another gets', async () => {
+      // Slugs given and made in one run of creates, against the store and each other, and a create
+      // refused after its slug was worked out (publish_at in the past), which must not hold one.
+      const past = '2001-01-01T00:00:00.000Z';
+      const sequence = (type: string) => [
+        { title: 'Field Notes', type },
+        { title: 'Taken here', type, slug: 'field-notes' },
+        { title: 'Field Notes', type },
+        { title: 'Given', type, slug: 'field-notes-3' },
+        { title: 'Field Notes', type },
+        { title: 'Field Notes', type, publish_at: past },
+        { title: 'Field Notes', type },
+        { title: 'Field Notes 2', type },
+        { title: 'Given too', type, slug: 'field-notes-7' },
+        { title: 'Field Notes', type },
+      ].map((data) => ({ ...data, content: 'Body.' }));
+      const account = await server.account();
+      for (const type of ['manual', 'strategy']) await server.content(account.key, { title: 'Already here', type, slug: 'field-notes-4' });
+      const since = await lastEvent(account);
+      const res = await batch(sequence('manual').map((data) => ({ op: 'create', data })), { atomic: false }, account.key);
+      assert.equal(res.status, 200, res.text);
+      const batched = (res.body.data as { status: number; data?: { id: string; slug: string } }[]).map((r) => [r.status, r.data?.slug ?? null]);
+      const single: unknown[] = [];
+      for (const data of sequence('strategy')) {
+        const one = await server.client.post('/v1/content', { key: account.key, json: data });
+        single.push([one.status, one.status === 201 ? one.body.data.slug : null]);
+      }
+      assert.deepEqual(batched, single);
+      assert.deepEqual(batched, [
+        [201, 'field-notes'], [409, null], [201, 'field-notes-2'], [201, 'field-notes-3'], [201, 'field-notes-5'],
+        [422, null], [201, 'field-notes-6'], [201, 'field-notes-2-2'], [201, 'field-notes-7'], [201, 'field-notes-8'],
+      ]);
+      // One event and one revision per item made, in order; nothing of the refused ones.
+      const made = (res.body.data as { status: number; data?: { id: string } }[]).flatMap((r) => (r.status === 201 ? [r.data!.id] : []));
+      const events = (await eventsAfter(account, since)).slice(0, made.length + 1);
+      assert.deepEqual(events.map((e) => [e.type, e.data.id]), made.map((id) => ['content.created', id]).concat([['content.created', events[made.length]!.data.id]]));
+      for (const id of made) assert.equal((await server.client.get(`/v1/content/${id}/revisions`, { key: account.key })).body.pagination.total, 1);
+      const list = await server.client.get('/v1/content?type=manual&limit=1', { key: account.key });
+      assert.equal(list.body.pagination.total, made.length + 1);
+
+      // Atomic: a refused create among creates is named by its index, and none is stored.
+      const atomic = await batch(
+        [{ op: 'create', data: { title: 'Never', type: 'manual', content: 'x' } }, { op: 'create', data: { title: 'Clash', type: 'manual', content: 'x', slug: 'field-notes-3' } }, draft('Never either')],
+        {},
+        account.key,
+      );
+      assert.equal(atomic.status, 409, atomic.text);
+      assert.match(atomic.body.message, /operations\[1\]/);
+      assert.deepEqual(atomic.body.errors.map((e: { field: string }) => e.field), ['operations[1].data.slug']);
+      assert.equal((await server.client.get('/v1/content?type=manual&limit=1', { key: account.key })).body.pagination.total, made.length + 1);
+    });
+
     it('publishing a published item and archiving an archived one change nothing', async () => {
       const item = await server.content(owner.key, { status: 'published' });
       const res = await batch([{ op: 'publish', id: item.id }]);

@@ -1,8 +1,10 @@
 // A batch of content changes (CONTRACT.md §21, docs/bulk.md) in one transaction of the account,
 // each operation made by ContentWrites exactly as its single route makes it (so each has its own
-// version, revision, event and webhook delivery). Atomic: the first failure undoes the batch and is
-// reported on `operations[i]`. Independent: each operation runs in a savepoint of its own and
-// fails alone. On SQLite the one transaction is one group commit either way.
+// version, revision, event and webhook delivery). Consecutive creates are made together
+// (`createEach`: a few statements for all of them). Atomic: the first failure undoes the batch and
+// is reported on `operations[i]`. Independent: each operation fails alone, a create leaving nothing
+// behind, any other operation in a savepoint of its own. On SQLite the one transaction is one group
+// commit either way.
 import type { Tx } from '../../storage/db.js';
 import { inSavepoint } from '../../storage/savepoint.js';
 import { DomainError, invalid, type FieldError } from '../errors.js';
@@ -35,22 +37,39 @@ export class ContentBatch {
     refuseRepeatedIds(operations);
     return this.events.change(principal.accountId, async (tx, emit) => {
       const outcomes: BatchOutcome[] = [];
-      for (const [i, operation] of operations.entries()) {
+      for (const [start, run] of runs(operations)) {
+        if (isCreates(run)) {
+          const made = await this.writes.createEach(tx, emit, principal, run.map((operation) => operation.data));
+          const failed = made.findIndex((item) => item instanceof DomainError);
+          if (failed >= 0) throw atOperation(start + failed, made[failed] as DomainError);
+          outcomes.push(...made.map((item) => ({ op: 'create' as const, ok: true as const, item: item as ContentItem })));
+          continue;
+        }
         try {
-          outcomes.push({ op: operation.op, ok: true, item: await this.apply(tx, emit, principal, operation) });
+          outcomes.push({ op: run[0]!.op, ok: true, item: await this.apply(tx, emit, principal, run[0]!) });
         } catch (error) {
-          throw error instanceof DomainError ? atOperation(i, error) : error;
+          throw error instanceof DomainError ? atOperation(start, error) : error;
         }
       }
       return outcomes;
     });
   }
 
-  /** Each operation alone, in order, in one transaction: a failed one leaves no trace (no row, no event). */
+  /**
+   * Each operation alone, in order, in one transaction: a failed one leaves no trace (no row, no
+   * event). Consecutive creates go together (`createEach`, which leaves none of a refused create);
+   * any other operation runs in a savepoint of its own.
+   */
   independent(principal: Principal, operations: BatchOperation[]): Promise<BatchOutcome[]> {
     return this.events.change(principal.accountId, async (tx, emit) => {
       const outcomes: BatchOutcome[] = [];
-      for (const operation of operations) {
+      for (const [, run] of runs(operations)) {
+        if (isCreates(run)) {
+          const made = await this.writes.createEach(tx, emit, principal, run.map((operation) => operation.data));
+          outcomes.push(...made.map((item) => (item instanceof DomainError ? { op: 'create' as const, ok: false as const, error: item } : { op: 'create' as const, ok: true as const, item })));
+          continue;
+        }
+        const operation = run[0]!;
         const emitted: { type: EventType; data: object }[] = [];
         try {
           const item = await inSavepoint(tx, () => this.apply(tx, (type, data) => void emitted.push({ type, data }), principal, operation));
@@ -79,6 +98,19 @@ export class ContentBatch {
         await this.writes.remove(tx, emit, principal, operation.id, operation.precondition);
         return null;
     }
+  }
+}
+
+type CreateOperation = Extract<BatchOperation, { op: 'create' }>;
+const isCreates = (run: BatchOperation[]): run is CreateOperation[] => run[0]!.op === 'create';
+
+/** The operations in order as runs, each with the index it starts at: consecutive creates together, any other operation alone. */
+function* runs(operations: BatchOperation[]): Generator<[number, BatchOperation[]]> {
+  for (let start = 0; start < operations.length; ) {
+    let end = start + 1;
+    if (operations[start]!.op === 'create') while (end < operations.length && operations[end]!.op === 'create') end++;
+    yield [start, operations.slice(start, end)];
+    start = end;
   }
 }
 

@@ -32,12 +32,27 @@ export interface ContentWrite {
 /**
  * Work another capability does on every content write, inside its transaction. `prepare` runs
  * before the row is stored and may change `write.next` or refuse the write with a DomainError;
- * `written` runs after it is stored (side tables); `deleted` after an item is deleted.
+ * `written` runs after it is stored (side tables); `deleted` after an item is deleted. Every
+ * `prepare` only reads, so a group's writes can be prepared again (see `ContentWrites.createEach`).
+ *
+ * A step may also take a group of creates at once: `prepareEach` gets them in order and must treat
+ * each as if the ones before it that it did not refuse were stored already (what `prepare` one
+ * after another would see), returning those it refuses; `writtenEach` stores a group's side rows.
+ * A step without them gets `prepare` and `written` for each write of the group.
  */
 export interface ContentWriteStep {
   prepare?(tx: Tx, write: ContentWrite): Promise<void>;
+  prepareEach?(tx: Tx, creates: ContentWrite[]): Promise<Map<ContentWrite, DomainError>>;
   written?(tx: Tx, write: ContentWrite): Promise<void>;
+  writtenEach?(tx: Tx, writes: ContentWrite[]): Promise<void>;
   deleted?(tx: Tx, accountId: string, id: string): Promise<void>;
+}
+
+/** Why a step refused one of a group's creates: the error, the step's place, and whether it took the group together. */
+interface Refusal {
+  error: DomainError;
+  step: number;
+  together: boolean;
 }
 
 export class ContentWrites {
@@ -55,7 +70,64 @@ export class ContentWrites {
   }
 
   async create(tx: Tx, emit: Emit, principal: Principal, input: ContentCreate): Promise<ContentItem> {
-    requireScope(principal, 'content:write');
+    const [made] = await this.createEach(tx, emit, principal, [input]);
+    if (made instanceof DomainError) throw made;
+    return made!;
+  }
+
+  /**
+   * Several creates (a batch's, an import's) as `create` one after another would make them: each
+   * item its own id, slug, revision and event, or the error it alone would have had, in the order
+   * given. A refused one leaves no trace. The steps prepare the group together, and should any
+   * write be refused the others are prepared again without it, so that none was given a slug
+   * suffix on account of an item that is never stored. The items, their side rows and their
+   * revisions are then written a few statements for the whole group rather than several per item.
+   */
+  async createEach(tx: Tx, emit: Emit, principal: Principal, inputs: ContentCreate[]): Promise<(ContentItem | DomainError)[]> {
+    try {
+      requireScope(principal, 'content:write');
+    } catch (error) {
+      if (error instanceof DomainError) return inputs.map(() => error);
+      throw error;
+    }
+    const made: (ContentItem | DomainError)[] = new Array(inputs.length);
+    let pending = inputs.map((_, i) => i);
+    let writes: ContentWrite[] = [];
+    while (pending.length > 0) {
+      writes = pending.map((i) => this.newItem(principal, inputs[i]!));
+      const refused = await this.prepareEach(tx, writes);
+      if (refused.size === 0) break;
+      // A step that took the group together judged each write with the earlier ones as it saw them:
+      // its refusal stands unless an earlier write was then refused by a step after it (a slug said
+      // taken by an item never stored); such writes are prepared again, with the rest, without the
+      // refused ones. The first refused write's refusal always stands, so this ends.
+      let latest = -1;
+      pending = pending.filter((i, k) => {
+        const refusal = refused.get(writes[k]!);
+        if (!refusal) return true;
+        const stands = !refusal.together || latest <= refusal.step;
+        latest = Math.max(latest, refusal.step);
+        if (stands) made[i] = refusal.error;
+        return !stands;
+      });
+      writes = [];
+    }
+    if (writes.length === 0) return made;
+    await this.repo.insertMany(tx, principal.accountId, writes.map((write) => write.next));
+    for (const step of this.steps) {
+      if (step.writtenEach) await step.writtenEach(tx, writes);
+      else if (step.written) for (const write of writes) await step.written(tx, write);
+    }
+    await this.revisions.recordEach(tx, principal.accountId, writes.map((write) => write.next), principal.userId);
+    writes.forEach((write, k) => {
+      emit('content.created', write.next);
+      made[pending[k]!] = write.next as ContentItem;
+    });
+    return made;
+  }
+
+  /** A create as it starts, before the steps complete it. */
+  private newItem(principal: Principal, input: ContentCreate): ContentWrite {
     const now = this.clock().toISOString();
     const status = input.status ?? 'draft';
     const { title, type, content } = input;
@@ -76,10 +148,29 @@ export class ContentWrites {
       // Filled and checked by the content model's step (content-model/fields-step.ts).
       fields: {},
     };
-    const write: ContentWrite = { kind: 'create', accountId: principal.accountId, principal, next, input };
-    for (const step of this.steps) await step.prepare?.(tx, write);
-    await this.repo.insert(tx, principal.accountId, write.next);
-    return this.stored(tx, emit, write, 'content.created');
+    return { kind: 'create', accountId: principal.accountId, principal, next, input };
+  }
+
+  /** Each step's work before a group of creates is stored, in step order; the writes refused, with why and by which step. */
+  private async prepareEach(tx: Tx, writes: ContentWrite[]): Promise<Map<ContentWrite, Refusal>> {
+    const refused = new Map<ContentWrite, Refusal>();
+    for (const [step, work] of this.steps.entries()) {
+      const live = writes.filter((write) => !refused.has(write));
+      if (work.prepareEach) {
+        for (const [write, error] of await work.prepareEach(tx, live)) refused.set(write, { error, step, together: true });
+        continue;
+      }
+      if (!work.prepare) continue;
+      for (const write of live) {
+        try {
+          await work.prepare(tx, write);
+        } catch (error) {
+          if (!(error instanceof DomainError)) throw error;
+          refused.set(write, { error, step, together: false });
+        }
+      }
+    }
+    return refused;
   }
 
   async update(tx: Tx, emit: Emit, principal: Principal, id: string, input: ContentUpdate, precondition: Precondition): Promise<ContentItem> {
@@ -178,9 +269,9 @@ export class ContentWrites {
   }
 
   /** A stored version: the steps' side tables, its revision and its event, in the write's transaction. */
-  private async stored(tx: Tx, emit: Emit, write: ContentWrite, event: 'content.created' | 'content.updated'): Promise<ContentItem> {
+  private async stored(tx: Tx, emit: Emit, write: ContentWrite, event: 'content.updated'): Promise<ContentItem> {
     for (const step of this.steps) await step.written?.(tx, write);
-    await this.revisions.record(tx, write.accountId, write.next, write.principal.userId);
+    await this.revisions.recordEach(tx, write.accountId, [write.next], write.principal.userId);
     emit(event, write.next);
     return write.next as ContentItem;
   }

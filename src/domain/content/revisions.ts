@@ -21,11 +21,11 @@ export class ContentRevisions {
     private readonly keep: number,
   ) {}
 
-  /** Records the version `item` now is, made by `changedBy`, and lets the oldest beyond `keep` go. */
-  async record(tx: Tx, accountId: string, item: ContentRow, changedBy: string): Promise<void> {
-    const { id, version, title, type, content, status, updated_at, fields } = item;
-    await this.repo.insert(tx, accountId, [{ content_id: id, version, title, type, content, status, fields, changed_by: changedBy, created_at: updated_at }]);
-    if (version > this.keep) await this.repo.pruneThrough(tx, accountId, id, version - this.keep);
+  /** Records the versions `items` now are (one statement), made by `changedBy`, and lets each one's oldest beyond `keep` go. */
+  async recordEach(tx: Tx, accountId: string, items: ContentRow[], changedBy: string): Promise<void> {
+    const rows = items.map(({ id, version, title, type, content, status, updated_at, fields }) => ({ content_id: id, version, title, type, content, status, fields, changed_by: changedBy, created_at: updated_at }));
+    await this.repo.insert(tx, accountId, rows);
+    for (const { id, version } of items) if (version > this.keep) await this.repo.pruneThrough(tx, accountId, id, version - this.keep);
   }
 
   /** A revision inside a change's transaction (restore). */

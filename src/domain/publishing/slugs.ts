@@ -28,6 +28,16 @@ export async function titleSlug(title: string): Promise<string> {
   return slug.replace(/-+$/, '') || FALLBACK;
 }
 
+/** The slug a base and a suffix number make: `base` itself for 1, else `base-n`. */
+const slugOf = (base: string, n: number) => (n === 1 ? base : `${base}-${n}`);
+
+/** A given slug another item of the type holds (409 naming `slug`). */
+function inUse(slug: string, type: string): DomainError {
+  return new DomainError('conflict', `The slug "${slug}" is in use by another ${type} item of this account.`, [
+    { field: 'slug', code: 'invalid_value', message: `"${slug}" is taken (as a current or an old slug) by another ${type} item; choose another.` },
+  ]);
+}
+
 /** What a write does to the item's slug rows, worked out before the row is stored and applied after. */
 interface Plan {
   add: SlugRow[];
@@ -64,9 +74,7 @@ export class SlugStep implements ContentWriteStep {
       if (!keeps.has(given)) {
         const holder = await this.slugs.holder(tx, accountId, next.type, given);
         if (holder !== undefined && holder !== next.id) {
-          throw new DomainError('conflict', `The slug "${given}" is in use by another ${next.type} item of this account.`, [
-            { field: 'slug', code: 'invalid_value', message: `"${given}" is taken (as a current or an old slug) by another ${next.type} item; choose another.` },
-          ]);
+          throw inUse(given, next.type);
         }
         plan.add.push({ slug: given, type: next.type, base: given, n: 1 });
       }
@@ -79,11 +87,73 @@ export class SlugStep implements ContentWriteStep {
     this.plans.set(write, plan);
   }
 
+  /**
+   * The slugs of a group of creates (a batch), each what `prepare` one create after another would
+   * give it: a given slug held in the store or by an earlier item of the group is a conflict; a made
+   * one takes the next number free after those the store and the group's earlier items hold. A few
+   * statements per type for the whole group: the bases' last numbers, and whether the given slugs
+   * and the first guesses are held (a guess found held is looked up alone, the rare case).
+   */
+  async prepareEach(tx: Tx, creates: ContentWrite[]): Promise<Map<ContentWrite, DomainError>> {
+    const refused = new Map<ContentWrite, DomainError>();
+    const given = creates.map((write) => (typeof write.input?.slug === 'string' ? write.input.slug : undefined));
+    const bases = await Promise.all(creates.map((write, i) => (given[i] === undefined ? titleSlug(write.next.title) : undefined)));
+    for (const type of new Set(creates.map((write) => write.next.type))) {
+      const group = creates.flatMap((write, i) => (write.next.type === type ? [i] : []));
+      const accountId = creates[group[0]!]!.accountId;
+      const next = await this.slugs.lastNumbers(tx, accountId, type, [...new Set(group.flatMap((i) => bases[i] ?? []))]);
+      const guesses = new Map<string, number>();
+      for (const i of group) if (bases[i] !== undefined) guesses.set(bases[i]!, (guesses.get(bases[i]!) ?? next.get(bases[i]!) ?? 0) + 1);
+      const asked = new Set([...group.flatMap((i) => given[i] ?? []), ...[...guesses].flatMap(([base, last]) => Array.from({ length: last - (next.get(base) ?? 0) }, (_, k) => slugOf(base, last - k)))]);
+      const stored = await this.slugs.taken(tx, accountId, type, [...asked]);
+      const heldInStore = async (slug: string) => {
+        if (!asked.has(slug)) {
+          asked.add(slug);
+          if ((await this.slugs.taken(tx, accountId, type, [slug])).size) stored.add(slug);
+        }
+        return stored.has(slug);
+      };
+      const held = new Set<string>();
+      for (const i of group) {
+        const write = creates[i]!;
+        let row: SlugRow;
+        if (given[i] !== undefined) {
+          if (stored.has(given[i]!) || held.has(given[i]!)) {
+            refused.set(write, inUse(given[i]!, type));
+            continue;
+          }
+          row = { slug: given[i]!, type, base: given[i]!, n: 1 };
+        } else {
+          const base = bases[i]!;
+          let n = (next.get(base) ?? 0) + 1;
+          while (held.has(slugOf(base, n)) || (await heldInStore(slugOf(base, n)))) n++;
+          row = { slug: slugOf(base, n), type, base, n };
+        }
+        held.add(row.slug);
+        next.set(row.base, Math.max(next.get(row.base) ?? 0, row.n));
+        write.next.slug = row.slug;
+        this.plans.set(write, { add: [row] });
+      }
+    }
+    return refused;
+  }
+
   async written(tx: Tx, write: ContentWrite): Promise<void> {
     const plan = this.plans.get(write);
     if (!plan) return;
     if (plan.retype) await this.slugs.retype(tx, write.accountId, write.next.id, plan.retype.type, plan.retype.drop);
     await this.slugs.insert(tx, write.accountId, write.next.id, plan.add, this.clock().toISOString());
+  }
+
+  /** The slug rows of a group of writes, in one statement (a retype, which creates never have, on its own). */
+  async writtenEach(tx: Tx, writes: ContentWrite[]): Promise<void> {
+    const rows: (SlugRow & { contentId: string })[] = [];
+    for (const write of writes) {
+      const plan = this.plans.get(write);
+      if (plan?.retype) await this.slugs.retype(tx, write.accountId, write.next.id, plan.retype.type, plan.retype.drop);
+      for (const row of plan?.add ?? []) rows.push({ ...row, contentId: write.next.id });
+    }
+    if (writes.length) await this.slugs.insertEach(tx, writes[0]!.accountId, rows, this.clock().toISOString());
   }
 
   /**
@@ -96,7 +166,6 @@ export class SlugStep implements ContentWriteStep {
   async makeEach(tx: Tx, accountId: string, items: { type: string; title: string }[]): Promise<SlugRow[]> {
     const made: SlugRow[] = new Array(items.length);
     const bases = await Promise.all(items.map((item) => titleSlug(item.title)));
-    const slugOf = (base: string, n: number) => (n === 1 ? base : `${base}-${n}`);
     for (const type of new Set(items.map((item) => item.type))) {
       let pending = items.flatMap((item, i) => (item.type === type ? [i] : []));
       const next = await this.slugs.lastNumbers(tx, accountId, type, [...new Set(pending.map((i) => bases[i]!))]);
