@@ -6,6 +6,7 @@ import { contentSearch, type SearchQuery, type SearchWords } from './content-sea
 import { ContentLists, type ContentFilter, type ListQuery } from './content-list.js';
 import { titleSortKey } from './content-sort.js';
 import { parseFields, type Fields } from './content-fields.js';
+import { PreparedInsert } from './prepared.js';
 
 export type ContentRow = Omit<Selectable<ContentTable>, 'account_id' | 'title_sort' | 'fields' | 'fields_text'> & { fields: Fields };
 /** A row for a bulk load: slug and schedule may be left out (null; the slug backfill gives the item one). */
@@ -19,6 +20,7 @@ function item<R extends { fields: unknown }>(row: R): Omit<R, 'fields'> & { fiel
 
 export class ContentRepository {
   private readonly lists: ContentLists;
+  private readonly inserts = new PreparedInsert<Omit<ContentTable, 'fields_text'>>('content', [...FULL, 'account_id', 'title_sort']);
 
   constructor(dialect: Dialect) {
     this.lists = new ContentLists(contentSearch(dialect), dialect);
@@ -58,9 +60,9 @@ export class ContentRepository {
     await this.insertMany(tx, accountId, [row]);
   }
 
-  /** Several items in one statement (bulk loads: benchmarks, imports). */
+  /** Several items in one statement (a batch's creates, bulk loads). */
   async insertMany(tx: Tx, accountId: string, rows: NewContentRow[]): Promise<void> {
-    await tx.insertInto('content').values(rows.map((row) => ({ ...row, fields: JSON.stringify(row.fields ?? {}), account_id: accountId, title_sort: titleSortKey(row.title) }))).execute();
+    await this.inserts.run(tx, rows.map((row) => ({ ...row, fields: JSON.stringify(row.fields ?? {}), account_id: accountId, title_sort: titleSortKey(row.title) })));
   }
 
   /**

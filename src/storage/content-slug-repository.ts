@@ -1,6 +1,8 @@
 // Slugs of content items (CONTRACT.md §19): every slug an item holds, current and aliases, reserved
 // per account and type. Every method takes the account id and puts it in the WHERE clause.
 import type { Db, Tx } from './db.js';
+import { PreparedInsert } from './prepared.js';
+import type { ContentSlugTable } from './schema.js';
 
 export interface SlugRow {
   slug: string;
@@ -10,6 +12,8 @@ export interface SlugRow {
 }
 
 export class ContentSlugRepository {
+  private readonly inserts = new PreparedInsert<ContentSlugTable>('content_slugs', ['account_id', 'slug', 'type', 'content_id', 'base', 'n', 'created_at']);
+
   /** The item holding `slug` in the account's `type`, if any. */
   async holder(db: Db, accountId: string, type: string, slug: string): Promise<string | undefined> {
     const row = await db.selectFrom('content_slugs').select('content_id').where('account_id', '=', accountId).where('slug', '=', slug).where('type', '=', type).executeTakeFirst();
@@ -43,17 +47,12 @@ export class ContentSlugRepository {
   }
 
   async insert(tx: Tx, accountId: string, contentId: string, rows: SlugRow[], now: string): Promise<void> {
-    if (rows.length === 0) return;
-    await tx.insertInto('content_slugs').values(rows.map((row) => ({ ...row, account_id: accountId, content_id: contentId, created_at: now }))).execute();
+    await this.insertEach(tx, accountId, rows.map((row) => ({ ...row, contentId })), now);
   }
 
   /** Rows of several items in one statement. */
   async insertEach(tx: Tx, accountId: string, rows: (SlugRow & { contentId: string })[], now: string): Promise<void> {
-    if (rows.length === 0) return;
-    await tx
-      .insertInto('content_slugs')
-      .values(rows.map(({ contentId, ...row }) => ({ ...row, account_id: accountId, content_id: contentId, created_at: now })))
-      .execute();
+    await this.inserts.run(tx, rows.map(({ contentId, ...row }) => ({ ...row, account_id: accountId, content_id: contentId, created_at: now })));
   }
 
   /** Moves the item's slugs to another type (its type changed), leaving out those named in `drop`. */

@@ -1,13 +1,15 @@
 // Event log queries. Every read is scoped by account id; pruning by age is service-wide by nature.
 import type { Selectable } from 'kysely';
 import type { Db, Tx } from './db.js';
-import { Prepared } from './prepared.js';
+import { Prepared, PreparedInsert } from './prepared.js';
 import type { Dialect, EventTable } from './schema.js';
 
 export type EventRow = Selectable<EventTable>;
 
 export class EventRepository {
   constructor(private readonly dialect: Dialect) {}
+
+  private readonly inserts = new PreparedInsert<EventTable>('events', ['id', 'account_id', 'seq', 'type', 'data', 'created_at']);
 
   /** Run before every cached read: compiled once. */
   private readonly lastSeqQuery = new Prepared(
@@ -38,7 +40,7 @@ export class EventRepository {
   }
 
   async insert(tx: Tx, rows: EventRow[]): Promise<void> {
-    await tx.insertInto('events').values(rows).execute();
+    await this.inserts.run(tx, rows);
   }
 
   /** The account's last event number: a cheap "has anything changed?" for caches. */

@@ -3,14 +3,17 @@ import type { Selectable } from 'kysely';
 import type { Db, Tx } from './db.js';
 import type { ContentRevisionTable } from './schema.js';
 import { parseFields, type Fields } from './content-fields.js';
+import { PreparedInsert } from './prepared.js';
 
 export type RevisionRow = Omit<Selectable<ContentRevisionTable>, 'account_id' | 'fields'> & { fields?: Fields };
 const LISTED = ['version', 'title', 'type', 'status', 'changed_by', 'created_at'] as const;
 const FULL = [...LISTED, 'content', 'fields'] as const;
 
 export class RevisionRepository {
+  private readonly inserts = new PreparedInsert<ContentRevisionTable>('content_revisions', ['account_id', 'content_id', 'version', 'title', 'type', 'content', 'status', 'changed_by', 'created_at', 'fields']);
+
   async insert(tx: Tx, accountId: string, rows: RevisionRow[]): Promise<void> {
-    await tx.insertInto('content_revisions').values(rows.map((row) => ({ ...row, fields: JSON.stringify(row.fields ?? {}), account_id: accountId }))).execute();
+    await this.inserts.run(tx, rows.map((row) => ({ ...row, fields: JSON.stringify(row.fields ?? {}), account_id: accountId })));
   }
 
   /** Deletes the item's revisions up to and including `version` (retention). */
