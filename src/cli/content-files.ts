@@ -2,10 +2,19 @@
 // `version`; publishing's `slug`, `publish_at`, `unpublish_at`; the content model's `fields`, a
 // mapping of typed field values), for `cms content export` and `import`. The body after the front matter is the item's
 // content byte for byte, so an export read back in changes nothing. Files are replaced atomically
-// (written beside, then renamed): a crash never leaves half a file.
+// (written beside, then renamed): a crash never leaves half a file — but for an import's rewrites of
+// new items' files, made in place (`overwrite`) under the journal that replays them.
+import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { parse, stringify } from 'yaml';
+import yaml from 'js-yaml';
+
+/**
+ * YAML 1.2's core schema, both ways: a time stays the text it was (no Date), and what is written
+ * reads back the same. js-yaml rather than a document-model library: an import parses and writes
+ * front matter for every file, and js-yaml does each in a fifth of the time (docs/bulk.md).
+ */
+const SCHEMA = { schema: yaml.CORE_SCHEMA };
 
 export interface ContentFile {
   title: string;
@@ -46,7 +55,7 @@ export function parseContentFile(text: string): ContentFile {
   if (!match) throw new ContentFileError('the file must start with YAML front matter between two "---" lines');
   let meta: unknown;
   try {
-    meta = parse(match[1] ?? '') ?? {};
+    meta = yaml.load(match[1] ?? '', SCHEMA) ?? {};
   } catch (error) {
     throw new ContentFileError(`the front matter is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
   }
@@ -97,7 +106,7 @@ export function formatContentFile(file: ContentFile): string {
   if (file.unpublish_at !== undefined) meta.unpublish_at = file.unpublish_at;
   if (file.fields !== undefined && Object.keys(file.fields).length) meta.fields = file.fields;
   if (file.version !== undefined) meta.version = file.version;
-  return `---\n${stringify(meta, { lineWidth: 0 })}---\n${file.content}`;
+  return `---\n${yaml.dump(meta, { ...SCHEMA, lineWidth: -1, noRefs: true })}---\n${file.content}`;
 }
 
 /** Writes `text` to `file` atomically. */
@@ -105,6 +114,22 @@ export async function writeAtomically(file: string, text: string): Promise<void>
   const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
   await fs.writeFile(temporary, text);
   await fs.rename(temporary, file);
+}
+
+/**
+ * Writes `text` over `file` in place: written from the start, then cut to its length. Not atomic —
+ * for a caller whose journal rewrites the file whole should this be cut short (an import's batch) —
+ * but a third of the cost of replacing the file (no new file, no freed and reallocated blocks).
+ */
+export function overwrite(file: string, text: string): void {
+  const bytes = Buffer.from(text);
+  const fd = openSync(file, 'r+');
+  try {
+    writeSync(fd, bytes, 0, bytes.length, 0);
+    ftruncateSync(fd, bytes.length);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** The Markdown files of a directory, by name. */

@@ -8,16 +8,21 @@
 // key derived from its files and written down in the directory (a journal file per batch) until its
 // files are rewritten (docs/bulk.md#cms-content-import).
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import cliProgress from 'cli-progress';
 import { CmsApiError, type BatchOperation, type BatchResult, type CmsClient, type ContentItem, type ContentListQuery } from '@cms-service/client';
-import { formatContentFile, markdownFiles, parseContentFile, writeAtomically, type ContentFile } from './content-files.js';
+import { formatContentFile, markdownFiles, overwrite, parseContentFile, writeAtomically, type ContentFile } from './content-files.js';
 import { exportMedia, fieldMediaIds, importMedia, mediaReferences, rewriteFieldIds, rewriteReferences } from './content-media.js';
 
 const PARALLEL = 8;
-/** Batches in flight: the next one is on its way while the service writes one and the files of another are rewritten. */
-const BATCHES_IN_FLIGHT = 3;
+/**
+ * Batches in flight: while the service writes one, the next ones wait in its queue (and share its
+ * group commit) and the files of another are rewritten. 3 left the service idle a third of the
+ * time; 6 and 8 kept it busy (docs/bulk.md).
+ */
+const BATCHES_IN_FLIGHT = 8;
 
 export interface ImportSummary {
   created: number;
@@ -39,24 +44,42 @@ function progress(total: number, label: string) {
 }
 
 /**
- * Runs `work` over `items`, `limit` at a time, in order of start. After a failure no more are
- * started, the ones under way finish, and then the first failure is thrown.
+ * Work started as it comes, at most `limit` at a time: `start` waits for a free lane. After a failure
+ * nothing more starts (`failed` says so); `finish` waits for the work under way and throws the first failure.
  */
+class Lanes {
+  private readonly running = new Set<Promise<void>>();
+  private failure: { error: unknown } | undefined;
+
+  constructor(private readonly limit: number) {}
+
+  get failed(): boolean {
+    return this.failure !== undefined;
+  }
+
+  async start(work: () => Promise<void>): Promise<void> {
+    while (this.running.size >= this.limit) await Promise.race(this.running);
+    if (this.failure) return;
+    const task: Promise<void> = work()
+      .catch((error: unknown) => void (this.failure ??= { error }))
+      .finally(() => this.running.delete(task));
+    this.running.add(task);
+  }
+
+  async finish(): Promise<void> {
+    await Promise.all(this.running);
+    if (this.failure) throw this.failure.error;
+  }
+}
+
+/** Runs `work` over `items`, `limit` at a time, in order of start (see Lanes for failures). */
 async function inParallel<T>(items: T[], work: (item: T) => Promise<void>, limit = PARALLEL): Promise<void> {
-  let next = 0;
-  let failed = false;
-  const lanes = await Promise.allSettled(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (!failed && next < items.length) {
-        await work(items[next++]!).catch((error: unknown) => {
-          failed = true;
-          throw error;
-        });
-      }
-    }),
-  );
-  const failure = lanes.find((lane): lane is PromiseRejectedResult => lane.status === 'rejected');
-  if (failure) throw failure.reason;
+  const lanes = new Lanes(limit);
+  for (const item of items) {
+    if (lanes.failed) break;
+    await lanes.start(() => work(item));
+  }
+  await lanes.finish();
 }
 
 const toFile = (item: ContentItem): ContentFile => ({
@@ -140,43 +163,65 @@ export async function importContent(cms: CmsClient, dir: string): Promise<Import
   // Each file is counted once: those the replay created are done.
   const files = (await markdownFiles(dir)).filter((file) => !replayed.has(path.resolve(file)));
   const bar = progress(files.length, 'import');
+  // The files are read in order while the batches before them are on their way: new items go in
+  // batches of 100 (in file order), each one request, BATCHES_IN_FLIGHT at a time; files of items
+  // the service has are compared and updated one by one, PARALLEL at a time. After a batch fails
+  // nothing more is read or sent, and the batches under way finish first.
+  const batches = new Lanes(BATCHES_IN_FLIGHT);
+  const updates = new Lanes(PARALLEL);
   const creates: { file: string; wanted: ContentFile }[] = [];
-  await inParallel(files, async (file) => {
+  const send = (chunk: typeof creates) => batches.start(async () => {
+    await sendCreates(cms, dir, journalOf(chunk), summary);
+    bar.increment(chunk.length);
+  });
+  for (const file of files) {
+    if (batches.failed) break;
+    let text: string;
+    let wanted: ContentFile;
     try {
-      const text = await fs.readFile(file, 'utf8');
-      const wanted = parseContentFile(text);
+      // Read, like the rewrites of new items' files, with the synchronous call: a promise's file
+      // handle costs several times the read of a small file, and an import reads thousands.
+      text = readFileSync(file, 'utf8');
+      wanted = parseContentFile(text);
       if (ids.size) {
         wanted.content = rewriteReferences(wanted.content, ids);
         if (wanted.fields) wanted.fields = rewriteFieldIds(wanted.fields, ids);
       }
-      if (wanted.id === undefined) {
-        creates.push({ file, wanted });
-        return;
-      }
-      const outcome = await importOne(cms, file, text, wanted);
-      summary[outcome]++;
     } catch (error) {
       summary.failed.push({ file: path.basename(file), error: describe(error) });
+      bar.increment();
+      continue;
     }
-    bar.increment();
-  });
-  // New items go in batches of 100 (in file order), each one request, BATCHES_IN_FLIGHT at a time.
-  creates.sort((a, b) => a.file.localeCompare(b.file));
-  const chunks = Array.from({ length: Math.ceil(creates.length / BATCH) }, (_, i) => creates.slice(i * BATCH, (i + 1) * BATCH));
-  await inParallel(chunks, async (chunk) => {
-    const body = { atomic: false as const, operations: chunk.map(({ wanted }) => ({ op: 'create' as const, data: createBody(wanted) })) };
-    // The same files (paths and bytes) always ask with the same key: a re-run replays, never duplicates.
-    const hash = createHash('sha256');
-    for (const { file } of chunk) hash.update(path.resolve(file)).update('\0');
-    hash.update(JSON.stringify(body));
-    const journal = { key: `cms-import-${hash.digest('hex').slice(0, 48)}`, files: chunk.map((c) => c.file), statuses: chunk.map((c) => c.wanted.status), body };
-    await sendCreates(cms, dir, journal, summary);
-    bar.increment(chunk.length);
-  }, BATCHES_IN_FLIGHT);
+    if (wanted.id === undefined) {
+      creates.push({ file, wanted });
+      if (creates.length === BATCH) await send(creates.splice(0));
+      continue;
+    }
+    await updates.start(async () => {
+      try {
+        summary[await importOne(cms, file, text, wanted)]++;
+      } catch (error) {
+        summary.failed.push({ file: path.basename(file), error: describe(error) });
+      }
+      bar.increment();
+    });
+  }
+  if (creates.length && !batches.failed) await send(creates);
+  await updates.finish();
+  await batches.finish();
   bar.stop();
   summary.failed.sort((a, b) => a.file.localeCompare(b.file));
   if (media.uploaded + media.reused + media.failed.length) summary.media = { uploaded: media.uploaded, reused: media.reused };
   return summary;
+}
+
+/** A batch of new items' files, as sent and written down: the same files (paths and bytes) always ask with the same key, so a re-run replays, never duplicates. */
+function journalOf(chunk: { file: string; wanted: ContentFile }[]): Journal {
+  const body = { atomic: false as const, operations: chunk.map(({ wanted }) => ({ op: 'create' as const, data: createBody(wanted) })) };
+  const hash = createHash('sha256');
+  for (const { file } of chunk) hash.update(path.resolve(file)).update('\0');
+  hash.update(JSON.stringify(body));
+  return { key: `cms-import-${hash.digest('hex').slice(0, 48)}`, files: chunk.map((c) => c.file), statuses: chunk.map((c) => c.wanted.status), body };
 }
 
 function createBody(wanted: ContentFile) {
@@ -205,18 +250,15 @@ async function sendCreates(cms: CmsClient, dir: string, journal: Journal, summar
       if (result.status === 200 && result.data) items[toArchive[j]!.i] = result.data as ContentItem;
     });
   }
-  await Promise.all(
-    journal.files.map(async (file, i) => {
-      const item = items[i];
-      const result = results[i]!;
-      if (!item) {
-        summary.failed.push({ file: path.basename(file), error: describeResult(result) });
-        return;
-      }
-      await fs.writeFile(file, formatContentFile(toFile(item)));
-      summary.created++;
-    }),
-  );
+  journal.files.forEach((file, i) => {
+    const item = items[i];
+    if (!item) {
+      summary.failed.push({ file: path.basename(file), error: describeResult(results[i]!) });
+      return;
+    }
+    overwrite(file, formatContentFile(toFile(item)));
+    summary.created++;
+  });
   await fs.rm(written, { force: true });
 }
 
