@@ -50,22 +50,22 @@ for (const store of testStores()) {
         noPassword: () => signInRequest(server.client, keyOnly.email, 'not the password at all'),
       };
       const answers: Record<string, { status: number; code: string; message: string; cookie: string | undefined; ms: number[] }> = {};
-      for (const [name, attempt] of Object.entries(attempts)) {
-        const ms: number[] = [];
-        let res;
-        for (let i = 0; i < 3; i++) {
+      // Taken in turns, five rounds, so that a spell of load on the machine (other test files run
+      // beside this one) weighs on every kind of attempt alike rather than on whichever ran then.
+      for (let round = 0; round < 5; round++) {
+        for (const [name, attempt] of Object.entries(attempts)) {
           const started = performance.now();
-          res = await attempt();
-          ms.push(performance.now() - started);
+          const res = await attempt();
+          const ms = [...(answers[name]?.ms ?? []), performance.now() - started];
+          answers[name] = { status: res.status, code: res.body.code, message: res.body.message, cookie: setCookieOf(res), ms };
         }
-        answers[name] = { status: res!.status, code: res!.body.code, message: res!.body.message, cookie: setCookieOf(res!), ms };
       }
       const shown = ({ status, code, message, cookie }: (typeof answers)[string]) => ({ status, code, message, cookie });
       assert.deepEqual(shown(answers.wrong!), { status: 401, code: 'unauthorized', message: 'The e-mail address or the password is not right.', cookie: undefined });
       assert.deepEqual(shown(answers.unknown!), shown(answers.wrong!));
       assert.deepEqual(shown(answers.noPassword!), shown(answers.wrong!));
       // The unknown e-mail is verified against a decoy hash: it costs what a real check costs, not nothing.
-      const median = (ms: number[]) => [...ms].sort((a, b) => a - b)[1]!;
+      const median = (ms: number[]) => [...ms].sort((a, b) => a - b)[2]!;
       assert.ok(median(answers.unknown!.ms) >= median(answers.wrong!.ms) * 0.4, `unknown ${answers.unknown!.ms} vs wrong ${answers.wrong!.ms}`);
     });
 
