@@ -33,7 +33,11 @@ export class Client {
   ) {
     const plain = new URL(baseUrl).protocol === 'http:';
     this.transport = plain ? http : https;
-    this.agent = plain ? new http.Agent({ keepAlive: true, maxSockets: 64 }) : new https.Agent({ ca, keepAlive: true, maxSockets: 64 });
+    // An idle kept-alive socket is closed after 4 s, before the server closes it (5 s with TLS):
+    // a POST written on a socket the server is closing just then resets and cannot be sent again
+    // (a free socket that times out is destroyed by the agent; a request in progress is not cut).
+    const options = { keepAlive: true, maxSockets: 64, timeout: 4000 };
+    this.agent = plain ? new http.Agent(options) : new https.Agent({ ca, ...options });
   }
 
   request(method: string, path: string, options: RequestOptions = {}): Promise<Response> {
