@@ -115,6 +115,21 @@ for (const store of testStores()) {
       assert.equal((await post('/v1/content', key, { ...ITEM, title: `Reused ${key}` }, other.key)).status, 201);
     });
 
+    it('takes a body with its members in another order as the same request, and a changed nested value as another', async () => {
+      const key = newKey();
+      const title = `Batch ${key}`;
+      const operations = [{ op: 'create', data: { title, type: 'blog', content: 'One.', fields: {} } }];
+      const first = await post('/v1/content/batch', key, { atomic: true, operations });
+      assert.equal(first.status, 200, first.text);
+      const reordered = { operations: [{ data: { fields: {}, content: 'One.', type: 'blog', title }, op: 'create' }], atomic: true };
+      assertReplay(first, await post('/v1/content/batch', key, reordered));
+      assert.equal(await count(title), 1);
+      const changed = await post('/v1/content/batch', key, { atomic: true, operations: [{ op: 'create', data: { title, type: 'blog', content: 'Two.', fields: {} } }] });
+      assert.equal(changed.status, 422, changed.text);
+      assert.equal(changed.body.code, 'idempotency_key_reused');
+      assert.equal(await count(title), 1);
+    });
+
     it('keeps a 4xx first answer too, and replays it', async () => {
       const key = newKey();
       const bad = await post('/v1/content', key, { title: '', type: 'novel' });

@@ -59,12 +59,22 @@ export function checkKey(key: string): void {
   ]);
 }
 
-/** JSON with object keys in order, so that equal bodies give equal fingerprints however they were written. */
+/**
+ * JSON with object keys in order, so that equal bodies give equal fingerprints however they were
+ * written. Built by appending to one string (no array of entries per object): a batch's body is a
+ * hundred items, and this runs on every keyed POST. `sort()` orders keys by UTF-16 code units.
+ */
 function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + canonical(value[i]);
+    return `${out}]`;
+  }
   if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+    const object = value as Record<string, unknown>;
+    let out = '{';
+    for (const key of Object.keys(object).sort()) out += (out.length > 1 ? ',' : '') + JSON.stringify(key) + ':' + canonical(object[key]);
+    return `${out}}`;
   }
   return JSON.stringify(value ?? null);
 }
