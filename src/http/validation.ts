@@ -132,6 +132,19 @@ function branchOf(schema: StringSchema | undefined, data: Record<string, unknown
   return schema.oneOf.find((branch) => Object.entries(branch.properties ?? {}).every(([name, p]) => p.const === undefined || p.const === data[name]));
 }
 
+/** Where a value sits in a body: its member name or index, and the place that holds it (none at the root). */
+interface Place {
+  up: Place | undefined;
+  part: string;
+}
+
+/** A place as a JSON Pointer, made only for a value that has a problem. */
+function pointerOf(place: Place | undefined): string {
+  let pointer = '';
+  for (let at = place; at; at = at.up) pointer = `/${at.part.replace(/~/g, '~0').replace(/\//g, '~1')}${pointer}`;
+  return pointer;
+}
+
 /**
  * Every string in `data` that breaks the text rules; one line unless its schema says x-multiline.
  * Iterative (an explicit stack, not recursion), so no nesting can run it out of stack; bodies are
@@ -139,24 +152,25 @@ function branchOf(schema: StringSchema | undefined, data: Record<string, unknown
  */
 function textErrors(data: unknown, schema: StringSchema | undefined): FieldError[] {
   const out: FieldError[] = [];
-  const stack: { value: unknown; schema: StringSchema | undefined; pointer: string }[] = [{ value: data, schema, pointer: '' }];
+  const stack: { value: unknown; schema: StringSchema | undefined; place: Place | undefined }[] = [{ value: data, schema, place: undefined }];
   for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-    const { value, schema: at, pointer } = next;
+    const { value, schema: at, place } = next;
     if (typeof value === 'string') {
       const multiline = at?.['x-multiline'] === true;
       const problem = textProblem(value, multiline);
       if (problem) {
-        const field = fieldName(pointer);
+        const field = fieldName(pointerOf(place));
         out.push({ field, code: 'invalid_value', message: textProblemMessage(field || 'The body', problem, multiline) });
       }
     } else if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], schema: memberSchema(at), pointer: `${pointer}/${i}` });
+      const member = memberSchema(at);
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], schema: member, place: { up: place, part: String(i) } });
     } else if (value !== null && typeof value === 'object') {
       const own = branchOf(at, value as Record<string, unknown>);
-      const entries = Object.entries(value);
-      for (let i = entries.length - 1; i >= 0; i--) {
-        const [name, item] = entries[i]!;
-        stack.push({ value: item, schema: memberSchema(own, name), pointer: `${pointer}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}` });
+      const names = Object.keys(value);
+      for (let i = names.length - 1; i >= 0; i--) {
+        const name = names[i]!;
+        stack.push({ value: (value as Record<string, unknown>)[name], schema: memberSchema(own, name), place: { up: place, part: name } });
       }
     }
   }
