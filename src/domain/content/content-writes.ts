@@ -38,12 +38,14 @@ export interface ContentWrite {
  * A step may also take a group of creates at once: `prepareEach` gets them in order and must treat
  * each as if the ones before it that it did not refuse were stored already (what `prepare` one
  * after another would see), returning those it refuses; `writtenEach` stores a group's side rows.
- * A step without them gets `prepare` and `written` for each write of the group.
+ * A step without them gets `prepare` and `written` for each write of the group. `prepare` and
+ * `written` may finish at once (return nothing) when a write gives them nothing to read or store:
+ * a batch then spends no promise on them.
  */
 export interface ContentWriteStep {
-  prepare?(tx: Tx, write: ContentWrite): Promise<void>;
+  prepare?(tx: Tx, write: ContentWrite): Promise<void> | void;
   prepareEach?(tx: Tx, creates: ContentWrite[]): Promise<Map<ContentWrite, DomainError>>;
-  written?(tx: Tx, write: ContentWrite): Promise<void>;
+  written?(tx: Tx, write: ContentWrite): Promise<void> | void;
   writtenEach?(tx: Tx, writes: ContentWrite[]): Promise<void>;
   deleted?(tx: Tx, accountId: string, id: string): Promise<void>;
 }
@@ -116,7 +118,12 @@ export class ContentWrites {
     await this.repo.insertMany(tx, principal.accountId, writes.map((write) => write.next));
     for (const step of this.steps) {
       if (step.writtenEach) await step.writtenEach(tx, writes);
-      else if (step.written) for (const write of writes) await step.written(tx, write);
+      else if (step.written) {
+        for (const write of writes) {
+          const storing = step.written(tx, write);
+          if (storing) await storing;
+        }
+      }
     }
     await this.revisions.recordEach(tx, principal.accountId, writes.map((write) => write.next), principal.userId);
     writes.forEach((write, k) => {
@@ -163,7 +170,8 @@ export class ContentWrites {
       if (!work.prepare) continue;
       for (const write of live) {
         try {
-          await work.prepare(tx, write);
+          const reading = work.prepare(tx, write);
+          if (reading) await reading;
         } catch (error) {
           if (!(error instanceof DomainError)) throw error;
           refused.set(write, { error, step, together: false });

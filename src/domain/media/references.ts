@@ -16,6 +16,7 @@ const MEDIA_ID = /^media_[A-Za-z0-9]+$/;
 
 /** The media ids an item's Markdown references, each once. */
 export function referencedIds(markdown: string): string[] {
+  if (!markdown.includes('media:')) return [];
   return [...new Set([...markdown.matchAll(REFERENCE)].map((m) => m[1]!))];
 }
 
@@ -40,22 +41,31 @@ export class MediaReferences implements ContentWriteStep, MediaIds {
     return this.repo.missing(tx, accountId, ids);
   }
 
-  async prepare(tx: Tx, write: ContentWrite): Promise<void> {
+  prepare(tx: Tx, write: ContentWrite): Promise<void> | void {
     if (write.previous && write.previous.content === write.next.content) return;
-    const missing = await this.repo.missing(tx, write.accountId, referencedIds(write.next.content));
+    const ids = referencedIds(write.next.content);
+    if (ids.length) return this.check(tx, write.accountId, ids);
+  }
+
+  private async check(tx: Tx, accountId: string, ids: string[]): Promise<void> {
+    const missing = await this.repo.missing(tx, accountId, ids);
     if (missing.length) {
       throw invalid([{ field: 'content', code: 'invalid_reference', message: `No media ${missing.join(', ')} in this account.` }]);
     }
   }
 
-  async written(tx: Tx, write: ContentWrite): Promise<void> {
+  written(tx: Tx, write: ContentWrite): Promise<void> | void {
     if (unchanged(write)) return;
     const inText = referencedIds(write.next.content);
     // A media field's ids were checked by the model's step; a text that merely looks like one is no reference.
     const inFields = [...new Set(Object.values(write.next.fields).flatMap(fieldValueIds))].filter((id) => !inText.includes(id));
-    const absent = new Set(await this.repo.missing(tx, write.accountId, inFields));
     // A new item has no references to replace.
     if (!write.previous && inText.length + inFields.length === 0) return;
+    return this.keep(tx, write, inText, inFields);
+  }
+
+  private async keep(tx: Tx, write: ContentWrite, inText: string[], inFields: string[]): Promise<void> {
+    const absent = new Set(await this.repo.missing(tx, write.accountId, inFields));
     await this.repo.setRefs(tx, write.accountId, write.next.id, [...inText, ...inFields.filter((id) => !absent.has(id))]);
   }
 

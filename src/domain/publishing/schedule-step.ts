@@ -26,7 +26,7 @@ export class ScheduleStep implements ContentWriteStep {
     private readonly wake: Wake,
   ) {}
 
-  async prepare(_tx: Tx, write: ContentWrite): Promise<void> {
+  prepare(_tx: Tx, write: ContentWrite): void {
     // The scheduler's own transition clears its time and keeps the other one.
     if (write.kind === 'schedule') return;
     const { next, previous, input } = write;
@@ -58,14 +58,18 @@ export class ScheduleStep implements ContentWriteStep {
     if (errors.length) throw invalid(errors);
   }
 
-  async written(tx: Tx, write: ContentWrite): Promise<void> {
-    const { next, previous, accountId } = write;
-    let added = false;
-    for (const [action, field] of Object.entries(FIELDS) as [ScheduleAction, 'publish_at' | 'unpublish_at'][]) {
-      if (next[field] === (previous?.[field] ?? null)) continue;
+  written(tx: Tx, write: ContentWrite): Promise<void> | void {
+    const { next, previous } = write;
+    const changed = (Object.entries(FIELDS) as [ScheduleAction, 'publish_at' | 'unpublish_at'][]).filter(([, field]) => next[field] !== (previous?.[field] ?? null));
+    // Most writes set no time: nothing to store, and nothing to wait for.
+    if (changed.length) return this.keep(tx, write, changed);
+  }
+
+  private async keep(tx: Tx, write: ContentWrite, changed: [ScheduleAction, 'publish_at' | 'unpublish_at'][]): Promise<void> {
+    const { next, accountId } = write;
+    for (const [action, field] of changed) {
       await this.schedules.set(tx, accountId, next.id, action, next[field], write.principal.userId, this.clock().toISOString());
-      added ||= next[field] !== null;
     }
-    if (added) this.store.afterCommit(tx, () => this.wake.notify());
+    if (changed.some(([, field]) => next[field] !== null)) this.store.afterCommit(tx, () => this.wake.notify());
   }
 }
