@@ -210,6 +210,60 @@ for (const store of testStores()) {
       assert.equal((await server.client.get('/v1/content?type=manual&limit=1', { key: account.key })).body.pagination.total, made.length + 1);
     });
 
+    it('creates made together are checked against their model as one create after another is', async () => {
+      // Both types get the same model: a required enum with a default, a bounded integer, a reference to blog items.
+      const model = [
+        { name: 'product', kind: 'enum', values: ['cms', 'crm'], required: true, default: 'cms' },
+        { name: 'pages', kind: 'integer', min: 1, max: 100 },
+        { name: 'related', kind: 'reference', types: ['blog'] },
+        { name: 'summary', kind: 'text' },
+      ];
+      const account = await server.account();
+      for (const type of ['manual', 'whitepaper']) {
+        const put = await server.client.put(`/v1/content-types/${type}`, { key: account.key, json: { fields: model } });
+        assert.equal(put.status, 200, put.text);
+      }
+      const blog = await server.content(account.key, { title: 'A blog post', type: 'blog' });
+      const manual = await server.content(account.key, { title: 'A manual', type: 'manual' });
+      const sequence = (type: string) =>
+        [
+          { title: 'Defaults', fields: {} },
+          { title: 'All set', fields: { product: 'crm', pages: 12, related: blog.id, summary: 'Searchable words' } },
+          { title: 'Too long', fields: { pages: 101 } },
+          { title: 'Unknown field', fields: { colour: 'red' } },
+          { title: 'Required removed', fields: { product: null } },
+          { title: 'No such item', fields: { related: 'content_00000000000000000000000000' } },
+          { title: 'Wrong type', fields: { related: manual.id } },
+          { title: 'After the refusals', fields: { pages: 3 } },
+        ].map((data) => ({ ...data, type, content: 'Body.' }));
+      const outcome = (status: number, body: { data?: { fields: unknown }; errors?: { field: string; code: string }[] } | undefined) =>
+        status === 201 ? [status, body!.data!.fields] : [status, (body?.errors ?? []).map((e) => [e.field, e.code])];
+      const res = await batch(sequence('manual').map((data) => ({ op: 'create', data })), { atomic: false }, account.key);
+      assert.equal(res.status, 200, res.text);
+      const batched = (res.body.data as { status: number; data?: { fields: unknown }; error?: { errors?: { field: string; code: string }[] } }[]).map((r) =>
+        outcome(r.status, r.status === 201 ? r : r.error),
+      );
+      const single: unknown[] = [];
+      for (const data of sequence('whitepaper')) {
+        const one = await server.client.post('/v1/content', { key: account.key, json: data });
+        single.push(outcome(one.status, one.body));
+      }
+      assert.deepEqual(batched, single);
+      assert.deepEqual(batched, [
+        [201, { product: 'cms' }],
+        [201, { product: 'crm', pages: 12, related: blog.id, summary: 'Searchable words' }],
+        [422, [['fields.pages', 'out_of_range']]],
+        [422, [['fields.colour', 'unknown_field']]],
+        [422, [['fields.product', 'required']]],
+        [422, [['fields.related', 'invalid_reference']]],
+        [422, [['fields.related', 'invalid_reference']]],
+        [201, { product: 'cms', pages: 3 }],
+      ]);
+      // The text field of the item made in the batch is searchable, as the single route's is.
+      const found = await server.client.get('/v1/content?q=searchable&type=manual', { key: account.key });
+      assert.deepEqual(found.body.data.map((item: { title: string }) => item.title), ['All set']);
+    });
+
     it('publishing a published item and archiving an archived one change nothing', async () => {
       const item = await server.content(owner.key, { status: 'published' });
       const res = await batch([{ op: 'publish', id: item.id }]);

@@ -7,8 +7,8 @@
 import type { Tx } from '../../storage/db.js';
 import type { ContentRepository } from '../../storage/content-repository.js';
 import type { ContentWrite, ContentWriteStep } from '../content/content-writes.js';
-import { invalid, type FieldError } from '../errors.js';
-import type { FieldDefinition } from '../schemas/content-types.js';
+import { DomainError, invalid, type FieldError } from '../errors.js';
+import type { ContentTypeModel, FieldDefinition } from '../schemas/content-types.js';
 import type { ContentType } from '../schemas/content.js';
 import type { ContentTypes } from './content-types.js';
 import type { FieldValidators } from './field-validator.js';
@@ -35,12 +35,41 @@ export class FieldsStep implements ContentWriteStep {
   ) {}
 
   async prepare(tx: Tx, write: ContentWrite): Promise<void> {
+    if (!this.concerns(write)) return;
+    await this.prepareWith(tx, write, await this.types.inTransaction(tx, write.accountId, write.next.type as ContentType));
+  }
+
+  /** A group of creates: each type's model read once, and each item checked as `prepare` would (no item depends on another). */
+  async prepareEach(tx: Tx, creates: ContentWrite[]): Promise<Map<ContentWrite, DomainError>> {
+    const refused = new Map<ContentWrite, DomainError>();
+    const models = new Map<string, ContentTypeModel>();
+    for (const write of creates) {
+      const type = write.next.type as ContentType;
+      let model = models.get(type);
+      if (!model) models.set(type, (model = await this.types.inTransaction(tx, write.accountId, type)));
+      try {
+        const checking = this.prepareWith(tx, write, model);
+        if (checking) await checking;
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        refused.set(write, error);
+      }
+    }
+    return refused;
+  }
+
+  /** Whether the write's fields are checked at all: archiving, scheduled transitions and an update that keeps fields and type are not. */
+  private concerns({ kind, previous, next, input }: ContentWrite): boolean {
+    if (kind === 'archive' || kind === 'schedule') return false;
+    const retyped = previous !== undefined && previous.type !== next.type;
+    return !(kind === 'update' && input?.fields === undefined && !retyped);
+  }
+
+  /** `prepare` once the model is read; it finishes at once unless a reference or media id must be looked up. */
+  private prepareWith(tx: Tx, write: ContentWrite, model: ContentTypeModel): Promise<void> | void {
     const { kind, next, previous, input, accountId } = write;
-    if (kind === 'archive' || kind === 'schedule') return;
     const given = input?.fields as Fields | undefined;
     const retyped = previous !== undefined && previous.type !== next.type;
-    if (kind === 'update' && given === undefined && !retyped) return;
-    const model = await this.types.inTransaction(tx, accountId, next.type as ContentType);
     const defined = new Map(model.fields.map((field) => [field.name, field]));
     const errors: FieldError[] = [];
     // What the item holds already (a restore: what the revision held), of the fields the model still has.
@@ -56,13 +85,18 @@ export class FieldsStep implements ContentWriteStep {
       for (const field of model.fields) if (fields[field.name] === undefined && field.default !== undefined && given?.[field.name] !== null) fields[field.name] = field.default;
     }
     errors.push(...this.validators.validate(model.fields, fields));
-    if (errors.length === 0) errors.push(...(await this.references(tx, accountId, model.fields, fields)));
-    if (errors.length) throw invalid(errors);
-    next.fields = normalized(model.fields, fields);
-    // The stored text follows the item's model: on a type change it was the other type's.
-    const text = searchText(model.fields, next.fields);
-    const stored = kind === 'create' ? '' : retyped ? undefined : searchText(model.fields, previous!.fields);
-    if (text !== stored) this.texts.set(write, text);
+    const finish = (more: FieldError[]) => {
+      errors.push(...more);
+      if (errors.length) throw invalid(errors);
+      next.fields = normalized(model.fields, fields);
+      // The stored text follows the item's model: on a type change it was the other type's.
+      const text = searchText(model.fields, next.fields);
+      const stored = kind === 'create' ? '' : retyped ? undefined : searchText(model.fields, previous!.fields);
+      if (text !== stored) this.texts.set(write, text);
+    };
+    const looksUp = model.fields.some((field) => (elementKind(field) === 'reference' || elementKind(field) === 'media') && fields[field.name] !== undefined);
+    if (errors.length === 0 && looksUp) return this.references(tx, accountId, model.fields, fields).then(finish);
+    finish([]);
   }
 
   /**
@@ -89,9 +123,9 @@ export class FieldsStep implements ContentWriteStep {
     return errors;
   }
 
-  async written(tx: Tx, write: ContentWrite): Promise<void> {
+  written(tx: Tx, write: ContentWrite): Promise<void> | void {
     const text = this.texts.get(write);
-    if (text !== undefined) await this.content.setFieldsText(tx, write.accountId, write.next.id, text);
+    if (text !== undefined) return this.content.setFieldsText(tx, write.accountId, write.next.id, text);
   }
 
   /** Reference and media values that name nothing of this account (or an item of a type not allowed). */
