@@ -80,6 +80,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     mailLog: backgroundLog,
     resolver: options.resolver,
     coordinator: options.coordinator,
+    // The writer checkpoints on a thread; a forwarder's few writes leave it to SQLite.
+    checkpointThread: options.writer?.role !== 'forwarder',
     onStoreState: (state, error) =>
       state === 'down'
         ? logger.log?.warn({ err: error }, 'The store is unavailable: requests that need it are answered 503 until it answers')

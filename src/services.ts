@@ -61,6 +61,8 @@ export interface ServiceOptions {
   resolver?: Resolver;
   /** With WORKERS > 1: the other server processes of this host, reached through the cluster primary. */
   coordinator?: Coordinator;
+  /** SQLite: checkpoint the WAL on a thread (the server's writer; see StoreOptions). */
+  checkpointThread?: boolean;
 }
 import { WebhookDeliveryRepository } from './storage/webhook-delivery-repository.js';
 import { WebhookEndpointRepository } from './storage/webhook-endpoint-repository.js';
@@ -82,7 +84,7 @@ import type { ContentType } from './domain/schemas/content.js';
 /** Opens the store (applying migrations) and builds the domain services on it. */
 export async function openServices(config: Config, options: ServiceOptions = {}) {
   const clock = options.clock ?? systemClock;
-  const store = openStore(config.store, options.onStoreState);
+  const store = openStore(config.store, options.onStoreState, { checkpointThread: options.checkpointThread });
   try {
     await store.migrate();
   } catch (error) {

@@ -33,16 +33,26 @@ export interface Store {
   close(): Promise<void>;
 }
 
+export interface StoreOptions {
+  /**
+   * SQLite: checkpoint the WAL on a thread of this process rather than in the COMMIT that fills it
+   * (dialect/sqlite-checkpointer.ts). For the process that does the writing (the server's writer);
+   * a process that writes little (a forwarding worker, the CLI) leaves checkpoints to SQLite.
+   */
+  checkpointThread?: boolean;
+}
+
 /**
  * Opens the store. `onState` hears when it stops answering (a StoreUnavailable: every request that
  * needs it is answered 503) and when it answers again, once per change.
  */
-export function openStore(config: StoreConfig, onState?: StoreStateListener): Store {
+export function openStore(config: StoreConfig, onState?: StoreStateListener, options: StoreOptions = {}): Store {
   const dialect: Dialect = config.kind;
   const translate = dialect === 'sqlite' ? translateSqliteError : translatePostgresError;
   const health = new StoreHealth(onState);
+  const sqlite = config.kind === 'sqlite' ? sqliteDialect(config.file, options.checkpointThread ?? false) : undefined;
   const db = new Kysely<Database>({
-    dialect: config.kind === 'sqlite' ? sqliteDialect(config.file) : postgresDialect(config.url, health, config.poolSize),
+    dialect: config.kind === 'sqlite' ? sqlite!.dialect : postgresDialect(config.url, health, config.poolSize),
   });
 
   async function guarded<T>(work: () => Promise<T>): Promise<T> {
@@ -64,7 +74,7 @@ export function openStore(config: StoreConfig, onState?: StoreStateListener): St
     hooks.delete(tx);
     return registered;
   };
-  const groupCommit = dialect === 'sqlite' ? new GroupCommit(db, translate, takeHooks) : undefined;
+  const groupCommit = sqlite ? new GroupCommit(db, translate, takeHooks, () => sqlite.checkpointer?.committed()) : undefined;
 
   return {
     db,
@@ -111,6 +121,9 @@ export function openStore(config: StoreConfig, onState?: StoreStateListener): St
       return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
     },
     ping: () => guarded(async () => void (await sql`select 1`.execute(db))),
-    close: () => db.destroy(),
+    async close() {
+      await sqlite?.checkpointer?.close();
+      await db.destroy();
+    },
   };
 }

@@ -23,11 +23,13 @@ export class GroupCommit {
   /**
    * @param hooksOf takes the after-commit callbacks a unit of work registered on its transaction
    *   (they must run only once the batch is durable, and not at all for a unit that failed).
+   * @param committed hears of each COMMIT (the WAL's checkpointer).
    */
   constructor(
     private readonly db: Kysely<Database>,
     private readonly translate: (error: unknown) => unknown,
     private readonly hooksOf: (tx: Tx) => (() => void)[],
+    private readonly committed: () => void = () => {},
   ) {}
 
   run<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
@@ -61,8 +63,10 @@ export class GroupCommit {
       try {
         // A batch of one needs no savepoint: if it fails, the whole transaction is rolled back.
         for (const item of batch) outcomes.push(await this.unit(trx, item, batch.length > 1));
-        if (outcomes.some((o) => o.ok)) await trx.commit().execute();
-        else await trx.rollback().execute();
+        if (outcomes.some((o) => o.ok)) {
+          await trx.commit().execute();
+          this.committed();
+        } else await trx.rollback().execute();
       } catch (error) {
         await trx.rollback().execute().catch(() => {});
         throw error;

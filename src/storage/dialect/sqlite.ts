@@ -4,8 +4,14 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { CompiledQuery, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely';
 import { StoreUnavailable, UniqueViolation } from '../errors.js';
+import { Checkpointer, SAFETY_NET_PAGES } from './sqlite-checkpointer.js';
 
-export function sqliteDialect(file: string): SqliteDialect {
+/**
+ * The SQLite connection as a Kysely dialect. With `checkpointThread`, its WAL is checkpointed by a
+ * thread (sqlite-checkpointer.ts; the server's writer): call `committed()` after each COMMIT.
+ * Without, SQLite checkpoints in the COMMIT that takes the WAL past 1,000 pages, as it does by default.
+ */
+export function sqliteDialect(file: string, checkpointThread: boolean): { dialect: SqliteDialect; checkpointer?: Checkpointer } {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const db = new SQLite(file);
   // WAL lets readers run beside the writer; synchronous=FULL fsyncs the WAL on every commit so an
@@ -14,7 +20,11 @@ export function sqliteDialect(file: string): SqliteDialect {
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
-  return new ImmediateSqliteDialect({ database: withStatementCache(db) });
+  const dialect = new ImmediateSqliteDialect({ database: withStatementCache(db) });
+  if (!checkpointThread) return { dialect };
+  // The thread checkpoints; this connection's own checkpoint is the safety net.
+  db.pragma(`wal_autocheckpoint = ${SAFETY_NET_PAGES}`);
+  return { dialect, checkpointer: new Checkpointer(file, () => db.pragma('wal_autocheckpoint = 1000')) };
 }
 
 /**

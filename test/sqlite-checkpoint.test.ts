@@ -1,0 +1,70 @@
+// WAL checkpoints on their own thread (storage/dialect/sqlite-checkpointer.ts): after a burst of
+// writes through the API, the WAL is copied back into the database file by the checkpointer a
+// moment later, well below the writing connection's own threshold (which would otherwise leave it
+// all in the WAL); a thread that cannot work hands checkpoints back to the writing connection.
+// What the checkpoint has done is read from the WAL index (the -shm file, its layout as
+// https://sqlite.org/walformat.html gives it): mxFrame, the frames in the WAL, and nBackfill,
+// those copied back.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Checkpointer, SAFETY_NET_PAGES } from '../src/storage/dialect/sqlite-checkpointer.js';
+import { startServer, type TestServer } from './helpers/server.js';
+
+function walIndex(file: string): { mxFrame: number; nBackfill: number } {
+  const shm = fs.readFileSync(`${file}-shm`);
+  const u32 = (offset: number) => (os.endianness() === 'LE' ? shm.readUInt32LE(offset) : shm.readUInt32BE(offset));
+  return { mxFrame: u32(16), nBackfill: u32(96) };
+}
+
+async function until<T>(what: string, read: () => T, done: (value: T) => boolean, ms = 5000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) assert.fail(`${what}: still ${JSON.stringify(value)} after ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe('WAL checkpoints (sqlite)', () => {
+  let server: TestServer;
+  let file: string;
+
+  before(async () => {
+    server = await startServer('sqlite');
+    const store = server.app.config.store;
+    assert.equal(store.kind, 'sqlite');
+    file = store.kind === 'sqlite' ? store.file : '';
+  });
+  after(() => server.close());
+
+  it('copies a burst of writes back into the database file a moment later, on its own thread', async () => {
+    const { key } = await server.account();
+    for (let b = 0; b < 3; b++) {
+      const operations = Array.from({ length: 100 }, (_, i) => ({ op: 'create', data: { title: `Checkpointed ${b}-${i}`, type: 'blog', content: 'Words. '.repeat(200) } }));
+      const res = await server.client.post('/v1/content/batch', { key, json: { operations } });
+      assert.equal(res.status, 200, res.text);
+    }
+    const written = walIndex(file);
+    assert.ok(written.mxFrame > 100, `the writes are in the WAL (${written.mxFrame} frames)`);
+    assert.ok(written.mxFrame < SAFETY_NET_PAGES, 'below the writing connection’s own threshold');
+    // Everything copied back (or the WAL begun again, which SQLite does only after that).
+    await until('the checkpoint', () => walIndex(file), (index) => index.nBackfill === index.mxFrame || index.mxFrame < written.mxFrame);
+    const list = await server.client.get('/v1/content?q=checkpointed&limit=1', { key });
+    assert.equal(list.body.pagination.total, 300);
+  });
+
+  it('hands checkpoints back to the writing connection when its thread cannot open the file', async () => {
+    let fellBack = 0;
+    const checkpointer = new Checkpointer(path.join(os.tmpdir(), 'cms-no-such-dir', 'none', 'db.sqlite'), () => fellBack++);
+    checkpointer.committed();
+    await until('the fallback', () => fellBack, (n) => n > 0);
+    checkpointer.committed();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(fellBack, 1);
+    await checkpointer.close();
+  });
+});
