@@ -45,6 +45,7 @@ export class Checkpointer {
   /** A commit came while a checkpoint ran: another follows it. */
   private again = false;
   private failed = false;
+  private exited = false;
 
   /**
    * @param file the database file.
@@ -67,7 +68,12 @@ export class Checkpointer {
     this.timer = undefined;
     this.running = true;
     this.again = false;
-    this.start().postMessage('checkpoint');
+    try {
+      this.start().postMessage('checkpoint');
+    } catch {
+      // No thread could be made (resources exhausted): the writing connection checkpoints again.
+      this.fail();
+    }
   }
 
   private start(): Worker {
@@ -82,17 +88,30 @@ export class Checkpointer {
       if (this.again) this.committed();
     });
     thread.on('error', () => this.fail());
+    // It ends only when asked to (close); ending otherwise is a failure like an error.
+    thread.once('exit', () => {
+      this.exited = true;
+      if (this.thread === thread) this.fail();
+    });
     return (this.thread = thread);
   }
 
+  /**
+   * The thread cannot work: the writing connection checkpoints at SQLite's usual threshold again,
+   * for the rest of the process's life (a checkpoint that failed once would likely fail again).
+   */
   private fail(): void {
     if (this.failed) return;
     this.failed = true;
     this.running = false;
     clearTimeout(this.timer);
-    this.fallback();
-    void this.thread?.terminate();
+    const thread = this.thread;
     this.thread = undefined;
+    try {
+      this.fallback();
+    } finally {
+      void thread?.terminate();
+    }
   }
 
   /** Ends the thread (after the checkpoint it may be running), its connection closed. */
@@ -102,7 +121,7 @@ export class Checkpointer {
     this.failed = true;
     const thread = this.thread;
     this.thread = undefined;
-    if (!thread) return;
+    if (!thread || this.exited) return;
     const ended = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
     // Held now, so that the process waits for the connection to close.
     thread.ref();
