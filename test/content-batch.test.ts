@@ -212,6 +212,7 @@ for (const store of testStores()) {
 
     it('creates made together are checked against their model as one create after another is', async () => {
       // Both types get the same model: a required enum with a default, a bounded integer, a reference to blog items.
+      // The single route is a group of one, so the outcomes are also written out in full below.
       const model = [
         { name: 'product', kind: 'enum', values: ['cms', 'crm'], required: true, default: 'cms' },
         { name: 'pages', kind: 'integer', min: 1, max: 100 },

@@ -3,6 +3,7 @@
 // body or user is 422; a request still running is 409; the key is per account, kept 24 hours, in
 // the store (so a second instance sees it); a bad key is 400.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import type { Response } from './helpers/client.js';
@@ -124,6 +125,15 @@ for (const store of testStores()) {
       const reordered = { operations: [{ data: { fields: {}, content: 'One.', type: 'blog', title }, op: 'create' }], atomic: true };
       assertReplay(first, await post('/v1/content/batch', key, reordered));
       assert.equal(await count(title), 1);
+      // The fingerprint stays what earlier versions stored, so a key claimed before an upgrade still
+      // matches its repeat after it: SHA-256 of [method, path, user, body] as JSON, keys in order.
+      const sorted = (value: unknown): unknown =>
+        Array.isArray(value) ? value.map(sorted) : value && typeof value === 'object' ? new Map(Object.keys(value).sort().map((k) => [k, sorted((value as Record<string, unknown>)[k])])) : value;
+      const json = (value: unknown): string =>
+        value instanceof Map ? `{${[...value].map(([k, v]) => `${JSON.stringify(k)}:${json(v)}`).join(',')}}` : Array.isArray(value) ? `[${value.map(json).join(',')}]` : JSON.stringify(value);
+      const expected = createHash('sha256').update(json(sorted(['POST', '/v1/content/batch', owner.userId, { atomic: true, operations }]))).digest('base64url');
+      const stored = await sql<{ fingerprint: string }>`SELECT fingerprint FROM idempotency_keys WHERE account_id = ${owner.accountId} AND key = ${key}`.execute(server.app.store.db);
+      assert.equal(stored.rows[0]!.fingerprint, expected);
       const changed = await post('/v1/content/batch', key, { atomic: true, operations: [{ op: 'create', data: { title, type: 'blog', content: 'Two.', fields: {} } }] });
       assert.equal(changed.status, 422, changed.text);
       assert.equal(changed.body.code, 'idempotency_key_reused');

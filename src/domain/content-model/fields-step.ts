@@ -25,6 +25,8 @@ const valuesOf = (field: FieldDefinition, fields: Fields): unknown[] => {
 const elementKind = (field: FieldDefinition) => (field.kind === 'list' ? field.of : field.kind);
 
 export class FieldsStep implements ContentWriteStep {
+  /** Each item's fields are checked against its model alone: a refusal here never depends on another item of the batch. */
+  readonly judgesEachAlone = true;
   /** The searchable text a write's item gets once stored, when it differs from what the row holds. */
   private readonly texts = new WeakMap<ContentWrite, string>();
 

@@ -45,6 +45,8 @@ export interface ContentWrite {
 export interface ContentWriteStep {
   prepare?(tx: Tx, write: ContentWrite): Promise<void> | void;
   prepareEach?(tx: Tx, creates: ContentWrite[]): Promise<Map<ContentWrite, DomainError>>;
+  /** Its `prepareEach` judges each write alone, not by the ones before it: its refusals stand as `prepare`'s do. */
+  readonly judgesEachAlone?: boolean;
   written?(tx: Tx, write: ContentWrite): Promise<void> | void;
   writtenEach?(tx: Tx, writes: ContentWrite[]): Promise<void>;
   deleted?(tx: Tx, accountId: string, id: string): Promise<void>;
@@ -164,7 +166,7 @@ export class ContentWrites {
     for (const [step, work] of this.steps.entries()) {
       const live = writes.filter((write) => !refused.has(write));
       if (work.prepareEach) {
-        for (const [write, error] of await work.prepareEach(tx, live)) refused.set(write, { error, step, together: true });
+        for (const [write, error] of await work.prepareEach(tx, live)) refused.set(write, { error, step, together: !work.judgesEachAlone });
         continue;
       }
       if (!work.prepare) continue;
