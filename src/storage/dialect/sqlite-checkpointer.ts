@@ -45,7 +45,6 @@ export class Checkpointer {
   /** A commit came while a checkpoint ran: another follows it. */
   private again = false;
   private failed = false;
-  private exited = false;
 
   /**
    * @param file the database file.
@@ -90,7 +89,6 @@ export class Checkpointer {
     thread.on('error', () => this.fail());
     // It ends only when asked to (close); ending otherwise is a failure like an error.
     thread.once('exit', () => {
-      this.exited = true;
       if (this.thread === thread) this.fail();
     });
     return (this.thread = thread);
@@ -121,7 +119,8 @@ export class Checkpointer {
     this.failed = true;
     const thread = this.thread;
     this.thread = undefined;
-    if (!thread || this.exited) return;
+    // A thread that ended by itself was let go by fail() already.
+    if (!thread) return;
     const ended = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
     // Held now, so that the process waits for the connection to close.
     thread.ref();
