@@ -66,6 +66,7 @@ import type { MediaService } from '../domain/media/media.js';
 import type { MediaVariants } from '../domain/media/variants.js';
 import { mediaRoutes } from './routes/media.js';
 import { mediaFileRoutes } from './routes/media-files.js';
+import { buildSerializer } from './serializer.js';
 
 export interface HttpDeps {
   config: Config;
@@ -156,6 +157,8 @@ export async function buildHttpApp(deps: HttpDeps, https?: { cert: string; key: 
     trustProxy: config.tls.mode === 'off' ? config.tls.trustProxy : false,
     // No parameter is too long to be looked up (it is then simply not found): the 16 KiB header limit bounds it.
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 16 * 1024 },
+    // Responses serialized without a validator run per nullable value (serializer.ts).
+    schemaController: { compilersFactory: { buildSerializer: buildSerializer() } },
   };
   const app = Fastify({ ...options, ...nodeServerOptions(config, https) } as FastifyServerOptions).withTypeProvider<TypeBoxTypeProvider>();
   app.server.on('connect', answerConnect(app.log, tls));
