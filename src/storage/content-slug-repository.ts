@@ -52,7 +52,7 @@ export class ContentSlugRepository {
 
   /** Rows of several items in one statement. */
   async insertEach(tx: Tx, accountId: string, rows: (SlugRow & { contentId: string })[], now: string): Promise<void> {
-    await this.inserts.run(tx, rows.map(({ contentId, ...row }) => ({ ...row, account_id: accountId, content_id: contentId, created_at: now })));
+    await this.inserts.run(tx, rows.map((row) => ({ account_id: accountId, slug: row.slug, type: row.type, content_id: row.contentId, base: row.base, n: row.n, created_at: now })));
   }
 
   /** Moves the item's slugs to another type (its type changed), leaving out those named in `drop`. */

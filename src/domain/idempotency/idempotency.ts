@@ -79,9 +79,17 @@ function canonical(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
+/** `data` without one-time secrets; the very value when it holds none (a batch's hundred results, say). */
 function stripSecrets(data: unknown): unknown {
-  if (Array.isArray(data)) return data.map(stripSecrets);
-  if (data === null || typeof data !== 'object') return data;
+  if (Array.isArray(data)) {
+    let copy: unknown[] | undefined;
+    data.forEach((value, i) => {
+      const stripped = stripSecrets(value);
+      if (stripped !== value) (copy ??= [...data])[i] = stripped;
+    });
+    return copy ?? data;
+  }
+  if (data === null || typeof data !== 'object' || !ONE_TIME_SECRETS.some((field) => field in data)) return data;
   return Object.fromEntries(Object.entries(data as Record<string, unknown>).filter(([field]) => !ONE_TIME_SECRETS.includes(field)));
 }
 
