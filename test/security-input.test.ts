@@ -63,6 +63,17 @@ for (const store of testStores()) {
       assert.deepEqual(bound.body.errors.map((e: { field: string; code: string }) => [e.field, e.code]), [['extra', 'unknown_field']]);
     });
 
+    it('finds where each string ends past escaped quotes and backslashes, so nesting after them still counts', async () => {
+      // "a\\" ends after an escaped backslash; "b\"[[" holds an escaped quote and brackets.
+      const raw = (depth: number) => `{"title":"a\\\\","type":"blog","content":"b\\"[[\\\\","extra":${nested(depth - 1, 'array')}}`;
+      const deep = await server.client.request('POST', '/v1/content', { key: owner.key, headers: { 'content-type': 'application/json' }, raw: raw(65) });
+      assert.equal(deep.status, 400, deep.text);
+      assert.equal(deep.body.code, 'invalid_json');
+      const bound = await server.client.request('POST', '/v1/content', { key: owner.key, headers: { 'content-type': 'application/json' }, raw: raw(64) });
+      assert.equal(bound.status, 422, bound.text);
+      assert.deepEqual(bound.body.errors.map((e: { field: string; code: string }) => [e.field, e.code]), [['extra', 'unknown_field']]);
+    });
+
     it('counts brackets inside strings as text, not nesting', async () => {
       const title = '['.repeat(150);
       const res = await server.client.request('POST', '/v1/content', {
