@@ -10,6 +10,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import SQLite from 'better-sqlite3';
+import { WAL_SIZE_LIMIT } from '../src/storage/dialect/sqlite.js';
 import { Checkpointer, SAFETY_NET_PAGES } from '../src/storage/dialect/sqlite-checkpointer.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
@@ -56,6 +58,28 @@ describe('WAL checkpoints (sqlite)', () => {
     await until('the checkpoint', () => walIndex(file), (index) => index.mxFrame > 0 && index.nBackfill === index.mxFrame);
     const list = await server.client.get('/v1/content?q=checkpointed&limit=1', { key });
     assert.equal(list.body.pagination.total, 300);
+  });
+
+  it('cuts the WAL file back to its limit once a burst that outgrew it is checkpointed', async () => {
+    const { key } = await server.account();
+    // A reader holding its snapshot keeps every frame of the burst in the WAL (none can be reused).
+    const reader = new SQLite(file, { readonly: true });
+    reader.exec('begin');
+    reader.prepare('select count(*) from content').get();
+    for (let b = 0; b < 15; b++) {
+      const operations = Array.from({ length: 100 }, (_, i) => ({ op: 'create', data: { title: `Burst ${b}-${i}`, type: 'blog', content: 'Words. '.repeat(200) } }));
+      assert.equal((await server.client.post('/v1/content/batch', { key, json: { operations } })).status, 200);
+    }
+    const burst = fs.statSync(`${file}-wal`).size;
+    assert.ok(burst > 1.25 * WAL_SIZE_LIMIT, `the burst's WAL: ${burst} bytes`);
+    reader.exec('commit');
+    reader.close();
+    await until('the checkpoint', () => walIndex(file), (index) => index.mxFrame > 0 && index.nBackfill === index.mxFrame);
+    // The next write begins the WAL again, and the file is cut back (without the limit it stays at `burst`).
+    const res = await server.client.post('/v1/content', { key, json: { title: 'After the burst', type: 'blog', content: 'x' } });
+    assert.equal(res.status, 201, res.text);
+    const after = fs.statSync(`${file}-wal`).size;
+    assert.ok(after <= WAL_SIZE_LIMIT, `the WAL after the burst: ${after} bytes`);
   });
 
   it('hands checkpoints back to the writing connection when its thread cannot open the file', async () => {
