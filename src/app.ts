@@ -82,6 +82,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     coordinator: options.coordinator,
     // The writer checkpoints on a thread; a forwarder's few writes leave it to SQLite.
     checkpointThread: options.writer?.role !== 'forwarder',
+    onCheckpointFallback: (reason) =>
+      logger.log?.warn({ reason }, 'WAL checkpoints are back in the COMMIT that fills the WAL (SQLite default): the checkpoint thread cannot work'),
     onStoreState: (state, error) =>
       state === 'down'
         ? logger.log?.warn({ err: error }, 'The store is unavailable: requests that need it are answered 503 until it answers')

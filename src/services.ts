@@ -63,6 +63,8 @@ export interface ServiceOptions {
   coordinator?: Coordinator;
   /** SQLite: checkpoint the WAL on a thread (the server's writer; see StoreOptions). */
   checkpointThread?: boolean;
+  /** Hears why the checkpoint thread cannot work, should it fail (see StoreOptions). */
+  onCheckpointFallback?: (reason: string) => void;
 }
 import { WebhookDeliveryRepository } from './storage/webhook-delivery-repository.js';
 import { WebhookEndpointRepository } from './storage/webhook-endpoint-repository.js';
@@ -84,7 +86,7 @@ import type { ContentType } from './domain/schemas/content.js';
 /** Opens the store (applying migrations) and builds the domain services on it. */
 export async function openServices(config: Config, options: ServiceOptions = {}) {
   const clock = options.clock ?? systemClock;
-  const store = openStore(config.store, options.onStoreState, { checkpointThread: options.checkpointThread });
+  const store = openStore(config.store, options.onStoreState, { checkpointThread: options.checkpointThread, onCheckpointFallback: options.onCheckpointFallback });
   try {
     await store.migrate();
   } catch (error) {

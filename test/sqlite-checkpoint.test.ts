@@ -84,13 +84,19 @@ describe('WAL checkpoints (sqlite)', () => {
 
   it('hands checkpoints back to the writing connection when its thread cannot open the file', async () => {
     let fellBack = 0;
+    const reasons: string[] = [];
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cms-checkpoint-'));
-    const checkpointer = new Checkpointer(path.join(dir, 'no-such-dir', 'db.sqlite'), () => fellBack++);
+    const checkpointer = new Checkpointer(path.join(dir, 'no-such-dir', 'db.sqlite'), (reason) => {
+      fellBack++;
+      reasons.push(reason);
+    });
     checkpointer.committed();
     await until('the fallback', () => fellBack, (n) => n > 0);
     checkpointer.committed();
     await new Promise((resolve) => setTimeout(resolve, 200));
     assert.equal(fellBack, 1);
+    // Why, for the log line the server writes (app.ts): the thread could not open the file.
+    assert.match(reasons[0]!, /^the thread failed: .*(directory does not exist|unable to open)/i);
     await checkpointer.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });

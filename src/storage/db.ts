@@ -40,6 +40,8 @@ export interface StoreOptions {
    * a process that writes little (a forwarding worker, the CLI) leaves checkpoints to SQLite.
    */
   checkpointThread?: boolean;
+  /** Hears, once, why the checkpoint thread cannot work (SQLite then checkpoints in the COMMIT again). */
+  onCheckpointFallback?: (reason: string) => void;
 }
 
 /**
@@ -50,7 +52,7 @@ export function openStore(config: StoreConfig, onState?: StoreStateListener, opt
   const dialect: Dialect = config.kind;
   const translate = dialect === 'sqlite' ? translateSqliteError : translatePostgresError;
   const health = new StoreHealth(onState);
-  const sqlite = config.kind === 'sqlite' ? sqliteDialect(config.file, options.checkpointThread ?? false) : undefined;
+  const sqlite = config.kind === 'sqlite' ? sqliteDialect(config.file, options.checkpointThread ?? false, options.onCheckpointFallback) : undefined;
   const db = new Kysely<Database>({
     dialect: config.kind === 'sqlite' ? sqlite!.dialect : postgresDialect(config.url, health, config.poolSize),
   });

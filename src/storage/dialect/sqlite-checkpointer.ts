@@ -48,12 +48,12 @@ export class Checkpointer {
 
   /**
    * @param file the database file.
-   * @param fallback called once if the thread cannot work (the writing connection then checkpoints
-   *   at SQLite's usual threshold again).
+   * @param fallback called once, with the reason, if the thread cannot work (the writing connection
+   *   then checkpoints at SQLite's usual threshold again).
    */
   constructor(
     private readonly file: string,
-    private readonly fallback: () => void,
+    private readonly fallback: (reason: string) => void,
   ) {}
 
   /** A transaction committed: checkpoint a moment from now. */
@@ -69,9 +69,9 @@ export class Checkpointer {
     this.again = false;
     try {
       this.start().postMessage('checkpoint');
-    } catch {
+    } catch (error) {
       // No thread could be made (resources exhausted): the writing connection checkpoints again.
-      this.fail();
+      this.fail(`the thread could not be started: ${messageOf(error)}`);
     }
   }
 
@@ -83,13 +83,13 @@ export class Checkpointer {
     thread.unref();
     thread.on('message', (reply: { ok: boolean; message?: string }) => {
       this.running = false;
-      if (!reply.ok) return this.fail();
+      if (!reply.ok) return this.fail(`a checkpoint failed: ${reply.message}`);
       if (this.again) this.committed();
     });
-    thread.on('error', () => this.fail());
+    thread.on('error', (error) => this.fail(`the thread failed: ${messageOf(error)}`));
     // It ends only when asked to (close); ending otherwise is a failure like an error.
-    thread.once('exit', () => {
-      if (this.thread === thread) this.fail();
+    thread.once('exit', (code) => {
+      if (this.thread === thread) this.fail(`the thread ended unasked (exit code ${code})`);
     });
     return (this.thread = thread);
   }
@@ -98,7 +98,7 @@ export class Checkpointer {
    * The thread cannot work: the writing connection checkpoints at SQLite's usual threshold again,
    * for the rest of the process's life (a checkpoint that failed once would likely fail again).
    */
-  private fail(): void {
+  private fail(reason: string): void {
     if (this.failed) return;
     this.failed = true;
     this.running = false;
@@ -106,7 +106,7 @@ export class Checkpointer {
     const thread = this.thread;
     this.thread = undefined;
     try {
-      this.fallback();
+      this.fallback(reason);
     } finally {
       void thread?.terminate();
     }
@@ -128,3 +128,5 @@ export class Checkpointer {
     await ended;
   }
 }
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));

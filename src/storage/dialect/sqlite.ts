@@ -17,9 +17,14 @@ export const WAL_SIZE_LIMIT = 8 * 1024 * 1024;
 /**
  * The SQLite connection as a Kysely dialect. With `checkpointThread`, its WAL is checkpointed by a
  * thread (sqlite-checkpointer.ts; the server's writer): call `committed()` after each COMMIT.
- * Without, SQLite checkpoints in the COMMIT that takes the WAL past 1,000 pages, as it does by default.
+ * Without, SQLite checkpoints in the COMMIT that takes the WAL past 1,000 pages, as it does by default;
+ * so does the connection once the thread cannot work (`onFallback` hears why).
  */
-export function sqliteDialect(file: string, checkpointThread: boolean): { dialect: SqliteDialect; checkpointer?: Checkpointer } {
+export function sqliteDialect(
+  file: string,
+  checkpointThread: boolean,
+  onFallback?: (reason: string) => void,
+): { dialect: SqliteDialect; checkpointer?: Checkpointer } {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const db = new SQLite(file);
   // WAL lets readers run beside the writer; synchronous=FULL fsyncs the WAL on every commit so an
@@ -33,7 +38,11 @@ export function sqliteDialect(file: string, checkpointThread: boolean): { dialec
   if (!checkpointThread) return { dialect };
   // The thread checkpoints; this connection's own checkpoint is the safety net.
   db.pragma(`wal_autocheckpoint = ${SAFETY_NET_PAGES}`);
-  return { dialect, checkpointer: new Checkpointer(file, () => db.pragma('wal_autocheckpoint = 1000')) };
+  const fallback = (reason: string) => {
+    db.pragma('wal_autocheckpoint = 1000');
+    onFallback?.(reason);
+  };
+  return { dialect, checkpointer: new Checkpointer(file, fallback) };
 }
 
 /**
