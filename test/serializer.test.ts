@@ -4,13 +4,15 @@
 // by validating the value may be left in an item's schema.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import fastJsonStringify from 'fast-json-stringify';
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import Type from 'typebox';
 import { One } from '../src/domain/schemas/common.js';
 import { ContentItem } from '../src/domain/schemas/content.js';
 import { BatchResult } from '../src/domain/schemas/content-batch.js';
 import { serializable } from '../src/http/serializer.js';
 
+/** The serializer Fastify would compile for `schema` as a response (its default compiler). */
+const fastJsonStringify = (schema: unknown) => SerializerSelector()(undefined, {})({ schema, method: 'GET', url: '/', httpStatus: '200' });
 const meta = { request_id: 'req_1', response_time: '1.00ms' };
 const item = (i: number) => ({
   id: `content_${i}`,
@@ -53,6 +55,21 @@ describe('the response serializer', () => {
     assert.equal(unionsIn(serializable(ContentItem)), 0);
     assert.equal(unionsIn(serializable(BatchResult)), 0);
     assert.equal(JSON.stringify([ContentItem, BatchResult]), before);
+  });
+
+  it('writes the same JSON where a merged union sits inside a union that stays (decided by validation)', () => {
+    const same = (schema: unknown, value: unknown) => assert.equal(fastJsonStringify(serializable(schema))(value), fastJsonStringify(schema)(value), JSON.stringify(value));
+    // Literals merged into one type keep their values: { kind: 'c' } is still no match for the first branch.
+    const kinds = Type.Union([
+      Type.Object({ kind: Type.Union([Type.Literal('a'), Type.Literal('b')]), x: Type.Optional(Type.String()) }),
+      Type.Object({ kind: Type.Literal('c'), y: Type.Integer() }),
+    ]);
+    for (const value of [{ kind: 'c', y: 5 }, { kind: 'a', x: 'x' }]) same(kinds, value);
+    // A nullable enum still takes null: { r: null, z: 1 } still matches the first branch.
+    const reasons = Type.Union([Type.Object({ r: Type.Union([Type.Unsafe({ type: 'string', enum: ['u', 'v'] }), Type.Null()]) }), Type.Object({ r: Type.Null(), z: Type.Integer() })]);
+    for (const value of [{ r: null, z: 1 }, { r: 'u' }]) same(reasons, value);
+    // A branch's own default is not written for a missing member.
+    same(Type.Object({ p: Type.Optional(Type.Union([Type.String({ default: 'x' }), Type.Null()])) }), {});
   });
 
   it('keeps a union whose branches are not told apart by type', () => {

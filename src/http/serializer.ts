@@ -4,7 +4,11 @@
 // branch: a nullable timestamp costs a date-time check, and a batch result's `data` (an item or
 // null) a validation of the whole item, on every response. A list of types it picks by `typeof`.
 // The OpenAPI document and request validation keep the schemas as written; only the serializer
-// sees the rewritten copy, and it writes the same JSON for every value the schema describes.
+// sees the rewritten copy, and it writes the same JSON for every value the schema describes. A
+// merged schema validates the same values as the union it replaces (an enclosing union that stays
+// is still decided by validation). What changes is a value the schema does not describe: a union
+// left no branch for it and the response failed (500); now it is written by its type, as values
+// outside a union always were (a timestamp as the string it is, unknown members of an object left out).
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 
 type Schema = Record<string, unknown>;
@@ -28,12 +32,18 @@ function merged(union: Schema[], siblings: Schema): Schema | undefined {
   const values = union.filter((branch) => branch.type !== 'null');
   const nullable = values.length < union.length;
   if (values.length === 1) {
-    const type = values[0]!.type as string;
-    return { ...values[0], ...siblings, type: nullable ? [type, 'null'] : type };
+    // A branch's own default is not the union's (the serializer writes a default for a missing member).
+    const { default: _default, $id: _id, ...branch } = values[0]!;
+    const type = branch.type as string;
+    if (!nullable) return { ...branch, ...siblings, type };
+    // Null joins the branch's constants too, so the merged schema still accepts it.
+    const choices = 'const' in branch ? [branch.const] : Array.isArray(branch.enum) ? branch.enum : undefined;
+    const { const: _const, ...rest } = branch;
+    return { ...rest, ...siblings, type: [type, 'null'], ...(choices ? { enum: [...choices, null] } : {}) };
   }
   const first = values[0]?.type;
   const literals = values.every((branch) => 'const' in branch && branch.type === first && first !== 'object' && first !== 'array');
-  if (union.length === values.length && literals) return { ...siblings, type: first };
+  if (union.length === values.length && literals) return { ...siblings, type: first, enum: values.map((branch) => branch.const) };
   return undefined;
 }
 

@@ -10,7 +10,8 @@ import { Checkpointer, SAFETY_NET_PAGES } from './sqlite-checkpointer.js';
  * What the WAL file is cut back to when SQLite begins it again after a checkpoint (in bytes). Left
  * alone, the file keeps the size of the longest burst it held (41.5 MB after a 10,000-file import,
  * the safety net below) until the server stops; it is rewritten in place, never shrunk. Steady
- * writes stay far below this size, so only the end of a burst pays the truncation.
+ * writes stay far below this size and never pay the truncation; a long burst pays it each time
+ * the WAL begins again past it.
  */
 export const WAL_SIZE_LIMIT = 8 * 1024 * 1024;
 
